@@ -1,0 +1,7 @@
+export function BackHome() {
+  return (
+    <a href="/" className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
+      <span aria-hidden="true">←</span> Back to home
+    </a>
+  );
+}

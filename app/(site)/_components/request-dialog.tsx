@@ -1,0 +1,133 @@
+'use client';
+
+import { useActionState, useEffect, useId, useState, type FormEvent, type Ref } from 'react';
+
+import { submitSupportRequest } from '@/lib/support/actions';
+import { IDLE, type FormState, type RequestFields } from '@/lib/support/form-state';
+import { HONEYPOT_FIELD, validateSupportRequest, type RequestType } from '@/lib/support/validation';
+
+/** How long "Sent!" stays before the dialog closes, per the spec. */
+const CLOSE_AFTER_SUCCESS_MS = 2000;
+
+type Props = {
+  ref: Ref<HTMLDialogElement>;
+  dialogId: string;
+  title: string;
+  type: RequestType;
+  onClose: () => void;
+  close: () => void;
+};
+
+const INPUTS = [
+  { name: 'email', label: 'Your Email', type: 'email', autoComplete: 'email' },
+  { name: 'subject', label: 'Subject', type: 'text', autoComplete: 'off' },
+] as const;
+
+const inputClass =
+  'mt-1 block w-full rounded-lg border border-gray-300 px-3 py-2 text-ink shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30';
+
+/**
+ * One request form in a native modal dialog: focus moves in on open and back
+ * to the card on close, Escape closes. Without JavaScript the dialog opens as
+ * the link target and the form posts to the same server action.
+ */
+export function RequestDialog({ ref, dialogId, title, type, onClose, close }: Props) {
+  const [state, formAction, pending] = useActionState<FormState<RequestFields>, FormData>(
+    submitSupportRequest,
+    IDLE,
+    `/support#${dialogId}`,
+  );
+  const [clientError, setClientError] = useState<string | null>(null);
+  const ids = useId();
+  const error = pending ? null : (clientError ?? (state.status === 'error' ? state.message : null));
+  const sent = !pending && !clientError && state.status === 'success';
+  const fields = state.status === 'error' ? state.fields : undefined;
+
+  useEffect(() => {
+    if (!sent) return;
+    const timer = setTimeout(close, CLOSE_AFTER_SUCCESS_MS);
+    return () => clearTimeout(timer);
+  }, [sent, close]);
+
+  useEffect(() => {
+    if (error) console.error(`Support request failed: ${error}`);
+  }, [error, state]);
+
+  function checkBeforeSend(event: FormEvent<HTMLFormElement>) {
+    const result = validateSupportRequest(new FormData(event.currentTarget));
+    setClientError(result.ok ? null : result.message);
+    if (!result.ok) event.preventDefault();
+  }
+
+  const label = pending ? 'Sending...' : sent ? 'Sent!' : error ? 'Error!' : 'Send';
+
+  return (
+    <dialog
+      ref={ref}
+      id={dialogId}
+      aria-labelledby={`${ids}-title`}
+      onClose={onClose}
+      onCancel={(event) => pending && event.preventDefault()}
+      className="m-auto max-h-[calc(100dvh-2rem)] w-[min(32rem,calc(100vw-2rem))] rounded-2xl bg-white p-0 text-ink shadow-xl"
+    >
+      <form action={formAction} onSubmit={checkBeforeSend} className="p-6 sm:p-8">
+        <h2 id={`${ids}-title`} className="text-2xl font-bold">
+          {title}
+        </h2>
+        <input type="hidden" name="type" value={type} />
+        <div className="hidden" aria-hidden="true">
+          <label>
+            Leave this empty
+            <input type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
+          </label>
+        </div>
+        <div className="mt-6 space-y-4">
+          {INPUTS.map(({ name, label, type, autoComplete }) => (
+            <label key={name} className="block text-sm font-medium">
+              {label}
+              <input
+                type={type}
+                name={name}
+                required
+                autoComplete={autoComplete}
+                defaultValue={fields?.[name] ?? ''}
+                className={inputClass}
+              />
+            </label>
+          ))}
+          <label className="block text-sm font-medium">
+            Message
+            <textarea
+              name="message"
+              required
+              rows={5}
+              defaultValue={fields?.message ?? ''}
+              className={inputClass}
+            />
+          </label>
+        </div>
+        <p role="status" aria-live="polite" className="mt-4 min-h-6 text-sm">
+          {error ? <span className="font-medium text-red-700">{error}</span> : null}
+          {sent ? <span className="font-medium text-green-800">Thanks! Your request has been sent.</span> : null}
+        </p>
+        <div className="mt-4 flex justify-end gap-3">
+          <button
+            type="button"
+            onClick={close}
+            disabled={pending}
+            className="rounded-lg border border-gray-300 px-4 py-2 font-medium hover:bg-gray-50 disabled:cursor-not-allowed disabled:opacity-60"
+          >
+            Cancel
+          </button>
+          <button
+            type="submit"
+            disabled={pending}
+            className="rounded-lg bg-brand-600 px-5 py-2 font-semibold text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-70"
+          >
+            {label}
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

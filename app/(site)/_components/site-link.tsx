@@ -1,0 +1,20 @@
+import { stegaClean } from 'next-sanity';
+import type { ReactNode } from 'react';
+
+type Props = { href: string | null | undefined; className?: string; children: ReactNode };
+
+/**
+ * Links as editors enter them: a site path, an https:// or mailto: address, or
+ * nothing yet (then the label shows as plain text rather than a dead link).
+ * Plain anchors on purpose: three static pages need no client router.
+ */
+export function SiteLink({ href: encoded, className, children }: Props) {
+  const href = stegaClean(encoded);
+  if (!href) return <span className={className}>{children}</span>;
+  const external = /^https?:\/\//.test(href);
+  return (
+    <a href={href} className={className} {...(external ? { rel: 'noopener noreferrer' } : {})}>
+      {children}
+    </a>
+  );
+}

@@ -1,0 +1,45 @@
+'use client';
+
+import { useActionState } from 'react';
+
+import { subscribe } from '@/lib/support/actions';
+import { IDLE, type FormState, type SubscribeFields } from '@/lib/support/form-state';
+import { HONEYPOT_FIELD } from '@/lib/support/validation';
+
+type Props = { placeholder: string; buttonLabel: string; successMessage: string };
+
+export function SubscribeForm({ placeholder, buttonLabel, successMessage }: Props) {
+  const [state, formAction, pending] = useActionState<FormState<SubscribeFields>, FormData>(subscribe, IDLE, '/#stay-updated');
+  const message = pending ? null : state.status === 'success' ? successMessage : state.status === 'error' ? state.message : null;
+
+  return (
+    <form action={formAction} className="mx-auto mt-8 max-w-md">
+      <div className="flex flex-col gap-3 sm:flex-row">
+        <label htmlFor="subscribe-email" className="sr-only">
+          Email address
+        </label>
+        <input
+          id="subscribe-email"
+          type="email"
+          name="email"
+          required
+          autoComplete="email"
+          placeholder={placeholder}
+          defaultValue={state.status === 'error' ? state.fields.email : ''}
+          className="min-w-0 flex-1 rounded-lg border-0 px-4 py-3 text-ink shadow-sm ring-1 ring-white/40 placeholder:text-gray-500 focus:outline-none focus:ring-2 focus:ring-white"
+        />
+        <input type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" aria-hidden="true" className="hidden" defaultValue="" />
+        <button
+          type="submit"
+          disabled={pending}
+          className="rounded-lg bg-white px-6 py-3 font-semibold text-brand-700 shadow-sm hover:bg-brand-50 disabled:opacity-70"
+        >
+          {pending ? 'Subscribing...' : buttonLabel}
+        </button>
+      </div>
+      <p role="status" aria-live="polite" className="mt-3 min-h-6 text-sm font-medium text-white">
+        {message}
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,49 @@
+'use client';
+
+import { useCallback, useRef, useState, type MouseEvent } from 'react';
+
+import type { RequestType } from '@/lib/support/validation';
+
+import { RequestDialog } from './request-dialog';
+
+export type SupportCard = { _key: string; title: string; text: string; modalTitle: string; requestType: RequestType };
+
+function Card({ card }: { card: SupportCard }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  // A fresh key after every close gives the next opening an idle, empty form.
+  const [generation, setGeneration] = useState(0);
+  const dialogId = `request-${card.requestType}`;
+  const close = useCallback(() => dialog.current?.close(), []);
+
+  function open(event: MouseEvent<HTMLAnchorElement>) {
+    event.preventDefault();
+    dialog.current?.showModal();
+  }
+
+  return (
+    <>
+      <a
+        href={`#${dialogId}`}
+        onClick={open}
+        aria-haspopup="dialog"
+        className="group block rounded-2xl border border-gray-200 bg-white p-6 shadow-sm transition hover:border-brand-600 hover:shadow-md"
+      >
+        <h2 className="text-lg font-semibold text-ink group-hover:text-brand-700">{card.title}</h2>
+        <p className="mt-2 text-muted">{card.text}</p>
+      </a>
+      <RequestDialog
+        key={generation}
+        ref={dialog}
+        dialogId={dialogId}
+        title={card.modalTitle}
+        type={card.requestType}
+        close={close}
+        onClose={() => setGeneration((value) => value + 1)}
+      />
+    </>
+  );
+}
+
+export function SupportCards({ cards }: { cards: SupportCard[] }) {
+  return cards.map((card) => <Card key={card._key} card={card} />);
+}

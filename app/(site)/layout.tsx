@@ -1,0 +1,51 @@
+import '../globals.css';
+
+import type { Metadata, Viewport } from 'next';
+import { stegaClean } from 'next-sanity';
+import type { ReactNode } from 'react';
+
+import { getSettings } from '@/lib/content';
+import { siteUrl } from '@/lib/env/public';
+
+import { DraftTools } from './_components/draft-tools';
+import { Footer } from './_components/footer';
+import { Header } from './_components/header';
+
+// Static pages, refreshed by the publish webhook; the daily pass keeps the footer's year current.
+export const revalidate = 86400;
+
+export async function generateMetadata(): Promise<Metadata> {
+  const settings = stegaClean(await getSettings());
+  const name = settings.productName ?? '';
+  return {
+    metadataBase: new URL(siteUrl()),
+    title: { default: name, template: `%s · ${name}` },
+    description: settings.description ?? undefined,
+    applicationName: name,
+    openGraph: { siteName: name, type: 'website' },
+  };
+}
+
+export const viewport: Viewport = { themeColor: '#3451d1', width: 'device-width', initialScale: 1 };
+
+export default async function SiteLayout({ children }: { children: ReactNode }) {
+  const settings = await getSettings();
+  return (
+    <html lang="en">
+      <body className="flex min-h-screen flex-col bg-white text-ink antialiased">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:px-4 focus:py-2 focus:shadow"
+        >
+          Skip to content
+        </a>
+        <Header settings={settings} />
+        <main id="main" className="flex-1">
+          {children}
+        </main>
+        <Footer settings={settings} />
+        <DraftTools />
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,106 @@
+import type { Metadata } from 'next';
+import { stegaClean } from 'next-sanity';
+
+import { getLandingPage, getSettings } from '@/lib/content';
+
+import { FaqSection } from './_components/faq-section';
+import { Icon } from './_components/icons';
+import { SectionHeading } from './_components/section-heading';
+import { SubscribeForm } from './_components/subscribe-form';
+
+export async function generateMetadata(): Promise<Metadata> {
+  // Metadata and attributes get clean strings: stega markers (draft mode) belong only in visible text.
+  const seo = stegaClean((await getLandingPage()).seo);
+  return { title: { absolute: seo?.title ?? '' }, description: seo?.description, alternates: { canonical: '/' } };
+}
+
+function StoreButton({ href, label }: { href: string | null; label: string | null }) {
+  const className = 'inline-flex min-w-40 items-center justify-center rounded-xl px-6 py-3 font-semibold shadow-sm';
+  if (!href) {
+    // No store listing yet: say so instead of linking nowhere.
+    return (
+      <span className={`${className} flex-col bg-white/15 text-white ring-1 ring-white/40`}>
+        {label}
+        <span className="text-xs font-normal">Coming soon</span>
+      </span>
+    );
+  }
+  return (
+    <a href={href} rel="noopener noreferrer" className={`${className} bg-white text-brand-700 hover:bg-brand-50`}>
+      {label}
+    </a>
+  );
+}
+
+export default async function LandingPage() {
+  const [settings, page] = await Promise.all([getSettings(), getLandingPage()]);
+  const { hero, features, experience, faq, stayUpdated } = page;
+
+  return (
+    <>
+      <section className="bg-gradient-to-br from-brand-700 to-brand-900 text-white">
+        <div className="mx-auto flex max-w-4xl flex-col items-center px-4 py-20 text-center sm:px-6 sm:py-28">
+          <h1 className="text-4xl font-extrabold tracking-tight sm:text-6xl">{hero?.headline}</h1>
+          <p className="mt-6 max-w-2xl text-lg text-brand-100 sm:text-xl">{hero?.text}</p>
+          <div className="mt-10 flex flex-col gap-4 sm:flex-row">
+            <StoreButton href={settings.appStoreUrl} label={hero?.appStoreLabel ?? null} />
+            <StoreButton href={settings.playStoreUrl} label={hero?.playStoreLabel ?? null} />
+          </div>
+          <a
+            href="#features"
+            aria-label={stegaClean(hero?.scrollLabel) ?? undefined}
+            className="mt-14 inline-flex h-12 w-12 items-center justify-center rounded-full ring-1 ring-white/50 hover:bg-white/10 motion-safe:animate-bounce"
+          >
+            <Icon name="arrowDown" className="h-6 w-6" />
+          </a>
+        </div>
+      </section>
+
+      <section id="features" aria-labelledby="features-heading" className="mx-auto max-w-6xl px-4 py-20 sm:px-6">
+        <SectionHeading id="features-heading" heading={features?.heading ?? null} intro={features?.intro} />
+        <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+          {features?.cards?.map((card) => (
+            <li key={card._key} className="rounded-2xl border border-gray-200 p-6 shadow-sm">
+              <Icon name={card.icon} className="h-10 w-10 rounded-lg bg-brand-50 p-2 text-brand-700" />
+              <h3 className="mt-4 text-lg font-semibold text-ink">{card.title}</h3>
+              <p className="mt-2 text-muted">{card.text}</p>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section id="experience" aria-labelledby="experience-heading" className="bg-gray-50">
+        <div className="mx-auto max-w-6xl px-4 py-20 sm:px-6">
+          <SectionHeading id="experience-heading" heading={experience?.heading ?? null} intro={experience?.intro} />
+          <ol className="mt-12 grid gap-6 md:grid-cols-3">
+            {experience?.steps?.map((step, index) => (
+              <li key={step._key} className="rounded-2xl bg-white p-6 shadow-sm">
+                <span className="inline-flex h-8 w-8 items-center justify-center rounded-full bg-brand-600 text-sm font-bold text-white" aria-hidden="true">
+                  {index + 1}
+                </span>
+                <h3 className="mt-4 text-lg font-semibold text-ink">{step.title}</h3>
+                <p className="mt-2 text-muted">{step.text}</p>
+              </li>
+            ))}
+          </ol>
+        </div>
+      </section>
+
+      <FaqSection heading={faq?.heading ?? null} items={faq?.items ?? null} className="px-4 py-20 sm:px-6" />
+
+      <section id="stay-updated" aria-labelledby="stay-updated-heading" className="bg-brand-700 text-white">
+        <div className="mx-auto max-w-3xl px-4 py-16 text-center sm:px-6">
+          <h2 id="stay-updated-heading" className="text-3xl font-bold tracking-tight">
+            {stayUpdated?.heading}
+          </h2>
+          <p className="mt-3 text-brand-100">{stayUpdated?.text}</p>
+          <SubscribeForm
+            placeholder={stegaClean(stayUpdated?.placeholder) ?? ''}
+            buttonLabel={stayUpdated?.buttonLabel ?? ''}
+            successMessage={stayUpdated?.successMessage ?? ''}
+          />
+        </div>
+      </section>
+    </>
+  );
+}

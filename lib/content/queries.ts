@@ -1,0 +1,45 @@
+import { defineQuery } from 'groq';
+
+/**
+ * Every GROQ query of the site. The hosted Sanity client and the embedded
+ * groq-js source run these same strings; TypeGen derives the result types.
+ * Singletons are matched by type, so the drafts perspective finds their drafts too.
+ */
+
+export const SETTINGS_QUERY = defineQuery(`*[_type == "siteSettings"][0]{
+  productName,
+  description,
+  radiusMiles,
+  appStoreUrl,
+  playStoreUrl,
+  headerLinks[]{ _key, label, href },
+  footerColumns[]{ _key, title, links[]{ _key, label, href } },
+  supportHours,
+  replyTime
+}`);
+
+export const LANDING_PAGE_QUERY = defineQuery(`*[_type == "landingPage"][0]{
+  hero{ headline, text, appStoreLabel, playStoreLabel, scrollLabel },
+  features{ heading, intro, cards[]{ _key, title, text, icon } },
+  experience{ heading, intro, steps[]{ _key, title, text } },
+  faq{ heading, items[]{ _key, question, answer } },
+  stayUpdated{ heading, text, placeholder, buttonLabel, successMessage },
+  seo{ title, description }
+}`);
+
+export const SUPPORT_PAGE_QUERY = defineQuery(`*[_type == "supportPage"][0]{
+  heading,
+  intro,
+  cards[]{ _key, title, text, modalTitle, requestType },
+  contact{ heading, text, replyTimeLabel, hoursLabel },
+  faqHeading,
+  faq[]{ _key, question, answer },
+  seo{ title, description }
+}`);
+
+export const PRIVACY_POLICY_QUERY = defineQuery(`*[_type == "privacyPolicy"][0]{
+  title,
+  lastUpdated,
+  sections[]{ _key, heading, body },
+  seo{ title, description }
+}`);

@@ -1,0 +1,49 @@
+/**
+ * Environment that may reach the browser. Every variable is read by its literal
+ * name so Next can inline it into client bundles; nothing secret lives here.
+ */
+
+export type SanityConfig = { projectId: string; dataset: string; apiVersion: string };
+export type SupabaseConfig = { url: string; publishableKey: string };
+
+/** The API version every Sanity read and TypeGen run is pinned to. */
+export const SANITY_API_VERSION = '2025-10-01';
+
+function pair<A extends string, B extends string>(
+  names: [A, B],
+  values: [string | undefined, string | undefined],
+): [string, string] | null {
+  const [a, b] = values.map((v) => v?.trim() || undefined);
+  if (!a && !b) return null;
+  // Half a configuration is a mistake, not a request for the embedded default.
+  if (!a) throw new Error(`${names[0]} is not set, but ${names[1]} is. Set both or neither.`);
+  if (!b) throw new Error(`${names[1]} is not set, but ${names[0]} is. Set both or neither.`);
+  return [a, b];
+}
+
+/** Hosted Sanity, or null for the embedded seed dataset in content/. */
+export function sanityConfig(): SanityConfig | null {
+  const both = pair(
+    ['NEXT_PUBLIC_SANITY_PROJECT_ID', 'NEXT_PUBLIC_SANITY_DATASET'],
+    [process.env.NEXT_PUBLIC_SANITY_PROJECT_ID, process.env.NEXT_PUBLIC_SANITY_DATASET],
+  );
+  return both && { projectId: both[0], dataset: both[1], apiVersion: SANITY_API_VERSION };
+}
+
+/** Hosted Supabase, or null for the embedded PGlite store under .data/. */
+export function supabaseConfig(): SupabaseConfig | null {
+  const both = pair(
+    ['NEXT_PUBLIC_SUPABASE_URL', 'NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY'],
+    [
+      process.env.NEXT_PUBLIC_SUPABASE_URL,
+      // The legacy anon key still works as the public key of older projects.
+      process.env.NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY || process.env.NEXT_PUBLIC_SUPABASE_ANON_KEY,
+    ],
+  );
+  return both && { url: both[0], publishableKey: both[1] };
+}
+
+/** Absolute origin of the public site, for canonical URLs, sitemap and Open Graph. */
+export function siteUrl(): string {
+  return (process.env.NEXT_PUBLIC_SITE_URL?.trim() || 'http://localhost:3000').replace(/\/+$/, '');
+}

@@ -1,0 +1,50 @@
+import 'server-only';
+
+import path from 'node:path';
+
+/**
+ * Server-only environment: secrets and local paths. Importing this from a
+ * client component fails the build, which is the point.
+ */
+
+function optional(name: string): string | undefined {
+  return process.env[name]?.trim() || undefined;
+}
+
+function positiveInt(name: string, fallback: number): number {
+  const raw = optional(name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new Error(`${name} must be a positive whole number, got "${raw}".`);
+  }
+  return value;
+}
+
+/** Viewer token for drafts and Live; absent means published content only. */
+export const sanityReadToken = (): string | undefined => optional('SANITY_API_READ_TOKEN');
+
+/** Optional Viewer token shared with browsers so open tabs can follow drafts live. */
+export const sanityBrowserToken = (): string | undefined => optional('SANITY_API_BROWSER_TOKEN');
+
+/** Shared secret of the Sanity webhook; absent means the webhook refuses everything. */
+export const revalidateSecret = (): string | undefined => optional('SANITY_REVALIDATE_SECRET');
+
+/** Where the embedded stores keep their files (PGlite data directory). */
+export function dataDir(): string {
+  const custom = optional('DATA_DIR');
+  // The ignore comment keeps Turbopack from tracing the whole project for a path known only at run time.
+  return custom ? path.resolve(/* turbopackIgnore: true */ custom) : path.join(process.cwd(), '.data');
+}
+
+/** Where the embedded content source reads the NDJSON dataset from. */
+export function contentFile(): string {
+  const custom = optional('CONTENT_FILE');
+  return custom ? path.resolve(/* turbopackIgnore: true */ custom) : path.join(process.cwd(), 'content', 'production.ndjson');
+}
+
+/** Per-address limit on support requests and subscriptions. */
+export const rateLimit = () => ({
+  max: positiveInt('RATE_LIMIT_MAX', 5),
+  windowSeconds: positiveInt('RATE_LIMIT_WINDOW_SECONDS', 600),
+});

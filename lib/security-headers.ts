@@ -1,0 +1,77 @@
+/**
+ * Response headers for every route, built from the configured services so the
+ * browser may talk only to them. Read by next.config.ts at build time, when the
+ * NEXT_PUBLIC_ variables are inlined anyway.
+ */
+
+type Env = { supabaseUrl?: string; sanityProjectId?: string };
+
+const policy = (directives: Record<string, string[]>) =>
+  Object.entries(directives)
+    .map(([name, values]) => [name, ...values].join(' '))
+    .join('; ');
+
+function origin(url: string | undefined): string[] {
+  if (!url) return [];
+  try {
+    const { origin: httpOrigin, host, protocol } = new URL(url);
+    return [httpOrigin, `${protocol === 'http:' ? 'ws' : 'wss'}://${host}`];
+  } catch {
+    return [];
+  }
+}
+
+function sanityApi(projectId: string | undefined): string[] {
+  return projectId ? [`https://${projectId}.api.sanity.io`, `wss://${projectId}.api.sanity.io`, `https://${projectId}.apicdn.sanity.io`] : [];
+}
+
+const common = {
+  'Strict-Transport-Security': 'max-age=63072000; includeSubDomains',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+};
+
+export function siteHeaders({ supabaseUrl, sanityProjectId }: Env): Record<string, string> {
+  return {
+    ...common,
+    // Static pages cannot carry per-request nonces, so Next's inline bootstrap scripts need 'unsafe-inline'.
+    'Content-Security-Policy': policy({
+      'default-src': ["'self'"],
+      'script-src': ["'self'", "'unsafe-inline'"],
+      'style-src': ["'self'", "'unsafe-inline'"],
+      'img-src': ["'self'", 'data:', 'https://cdn.sanity.io'],
+      'font-src': ["'self'"],
+      'connect-src': ["'self'", ...origin(supabaseUrl), ...sanityApi(sanityProjectId)],
+      // Only the embedded Studio (same origin) may frame the site, for the Presentation tool.
+      'frame-ancestors': ["'self'"],
+      'form-action': ["'self'"],
+      'base-uri': ["'self'"],
+      'object-src': ["'none'"],
+    }),
+    'X-Frame-Options': 'SAMEORIGIN',
+    'Permissions-Policy': 'geolocation=(), camera=(), microphone=(), payment=(), usb=(), interest-cohort=()',
+  };
+}
+
+export function studioHeaders({ sanityProjectId }: Env): Record<string, string> {
+  return {
+    ...common,
+    // The Studio loads its runtime from Sanity's CDN and talks to the project's API and auth.
+    'Content-Security-Policy': policy({
+      'default-src': ["'self'"],
+      'script-src': ["'self'", "'unsafe-inline'", 'https://core.sanity-cdn.com'],
+      'style-src': ["'self'", "'unsafe-inline'"],
+      'img-src': ["'self'", 'data:', 'blob:', 'https://cdn.sanity.io', 'https://*.sanity.io', 'https://lh3.googleusercontent.com', 'https://avatars.githubusercontent.com'],
+      'font-src': ["'self'", 'data:'],
+      'connect-src': ["'self'", 'https://api.sanity.io', 'wss://api.sanity.io', 'https://core.sanity-cdn.com', ...sanityApi(sanityProjectId)],
+      'frame-src': ["'self'"],
+      'worker-src': ["'self'", 'blob:'],
+      'frame-ancestors': ["'none'"],
+      'form-action': ["'self'"],
+      'base-uri': ["'self'"],
+      'object-src': ["'none'"],
+    }),
+    'X-Frame-Options': 'DENY',
+    'Permissions-Policy': 'geolocation=(), camera=(), microphone=()',
+  };
+}

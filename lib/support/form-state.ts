@@ -1,0 +1,14 @@
+/** What a form action answers; typed so the client renders every state the spec lists. */
+export type FormState<Fields> =
+  | { status: 'idle' }
+  | { status: 'success' }
+  // The typed values come back so a failed submit never loses them, with or without JavaScript.
+  | { status: 'error'; message: string; fields: Fields };
+
+export type RequestFields = { email: string; subject: string; message: string };
+export type SubscribeFields = { email: string };
+
+export const IDLE = { status: 'idle' } as const;
+
+export const GENERIC_FAILURE = 'Failed to submit request. Please try again.';
+export const RATE_LIMITED = 'Too many requests from your address. Please wait a few minutes and try again.';

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+
+import { isBot, LIMITS, MESSAGES, validateSubscriber, validateSupportRequest } from './validation';
+
+const valid = { email: 'student@example.edu', subject: 'App crashes', message: 'It crashes when I open the feed.', type: 'issue' };
+
+describe('validateSupportRequest', () => {
+  it('accepts a complete request and trims every field', () => {
+    expect(validateSupportRequest({ ...valid, email: '  student@example.edu ', subject: ' App crashes\n' })).toEqual({ ok: true, value: valid });
+  });
+
+  it('reads FormData the same way as plain objects', () => {
+    const form = new FormData();
+    for (const [key, value] of Object.entries(valid)) form.set(key, value);
+    expect(validateSupportRequest(form)).toEqual({ ok: true, value: valid });
+  });
+
+  it.each(['email', 'subject', 'message', 'type'])('asks to fill in all fields when %s is empty or blank', (field) => {
+    expect(validateSupportRequest({ ...valid, [field]: '' })).toEqual({ ok: false, message: 'Please fill in all fields' });
+    expect(validateSupportRequest({ ...valid, [field]: ' \t\n ' })).toEqual({ ok: false, message: 'Please fill in all fields' });
+    const { [field]: _missing, ...rest } = valid;
+    expect(validateSupportRequest(rest)).toEqual({ ok: false, message: 'Please fill in all fields' });
+  });
+
+  it.each(['not-an-email', 'a@b', 'two@@example.com', 'a b@example.com', 'x@example.com\nBcc: y@example.com', '<a@example.com>'])(
+    'refuses the address %j',
+    (email) => {
+      expect(validateSupportRequest({ ...valid, email })).toEqual({ ok: false, message: MESSAGES.email });
+    },
+  );
+
+  it('refuses a type outside issue, feedback and feature', () => {
+    expect(validateSupportRequest({ ...valid, type: 'bug' })).toEqual({ ok: false, message: MESSAGES.type });
+  });
+
+  it.each([
+    ['email', `${'a'.repeat(250)}@example.com`, 'Email must be at most 254 characters.'],
+    ['subject', 's'.repeat(LIMITS.subject + 1), 'Subject must be at most 200 characters.'],
+    ['message', 'm'.repeat(LIMITS.message + 1), 'Message must be at most 5000 characters.'],
+  ])('refuses an overlong %s with a clear message', (field, value, message) => {
+    expect(validateSupportRequest({ ...valid, [field]: value })).toEqual({ ok: false, message });
+  });
+
+  it('accepts values exactly at the limits', () => {
+    expect(validateSupportRequest({ ...valid, subject: 's'.repeat(LIMITS.subject), message: 'm'.repeat(LIMITS.message) }).ok).toBe(true);
+  });
+});
+
+describe('validateSubscriber', () => {
+  it('accepts an address and refuses an empty or malformed one', () => {
+    expect(validateSubscriber({ email: ' A@Example.com ' })).toEqual({ ok: true, value: { email: 'A@Example.com' } });
+    expect(validateSubscriber({ email: '' })).toEqual({ ok: false, message: MESSAGES.email });
+    expect(validateSubscriber({ email: 'nope' })).toEqual({ ok: false, message: MESSAGES.email });
+  });
+});
+
+describe('isBot', () => {
+  it('is true only when the hidden field is filled', () => {
+    expect(isBot({ website: '' })).toBe(false);
+    expect(isBot({})).toBe(false);
+    expect(isBot({ website: 'http://spam.example' })).toBe(true);
+  });
+});

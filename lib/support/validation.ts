@@ -1,0 +1,60 @@
+/**
+ * The one validation of what visitors send, run in the browser before submit
+ * and again on the server. Limits match the CHECK constraints in supabase/migrations.
+ */
+
+export const REQUEST_TYPES = ['issue', 'feedback', 'feature'] as const;
+export type RequestType = (typeof REQUEST_TYPES)[number];
+
+export const LIMITS = { email: 254, subject: 200, message: 5000 } as const;
+
+export const MESSAGES = {
+  empty: 'Please fill in all fields',
+  email: 'Please enter a valid email address.',
+  type: 'Please choose issue, feedback or feature.',
+  tooLong: (field: string, max: number) => `${field} must be at most ${max} characters.`,
+} as const;
+
+export type SupportRequest = { email: string; subject: string; message: string; type: RequestType };
+export type Validated<T> = { ok: true; value: T } | { ok: false; message: string };
+
+// One address, no spaces or line breaks (which would also allow header injection), a dot in the domain.
+const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]{2,}$/u;
+
+type FieldSource = FormData | Record<string, unknown>;
+
+function field(source: FieldSource, name: string): string {
+  const value = source instanceof FormData ? source.get(name) : source[name];
+  return typeof value === 'string' ? value.trim() : '';
+}
+
+function checkEmail(email: string): string | null {
+  if (email.length > LIMITS.email) return MESSAGES.tooLong('Email', LIMITS.email);
+  return EMAIL.test(email) ? null : MESSAGES.email;
+}
+
+export function validateSupportRequest(source: FieldSource): Validated<SupportRequest> {
+  const email = field(source, 'email');
+  const subject = field(source, 'subject');
+  const message = field(source, 'message');
+  const type = field(source, 'type');
+  if (!email || !subject || !message || !type) return { ok: false, message: MESSAGES.empty };
+  if (!(REQUEST_TYPES as readonly string[]).includes(type)) return { ok: false, message: MESSAGES.type };
+  const problem =
+    checkEmail(email) ??
+    (subject.length > LIMITS.subject ? MESSAGES.tooLong('Subject', LIMITS.subject) : null) ??
+    (message.length > LIMITS.message ? MESSAGES.tooLong('Message', LIMITS.message) : null);
+  if (problem) return { ok: false, message: problem };
+  return { ok: true, value: { email, subject, message, type: type as RequestType } };
+}
+
+export function validateSubscriber(source: FieldSource): Validated<{ email: string }> {
+  const email = field(source, 'email');
+  if (!email) return { ok: false, message: MESSAGES.email };
+  const problem = checkEmail(email);
+  return problem ? { ok: false, message: problem } : { ok: true, value: { email } };
+}
+
+/** Bots fill every input; people never see this one. */
+export const HONEYPOT_FIELD = 'website';
+export const isBot = (source: FieldSource): boolean => field(source, HONEYPOT_FIELD) !== '';

@@ -1,0 +1,29 @@
+import type { NextConfig } from 'next';
+
+import { siteHeaders, studioHeaders } from './lib/security-headers';
+
+const env = {
+  supabaseUrl: process.env.NEXT_PUBLIC_SUPABASE_URL,
+  sanityProjectId: process.env.NEXT_PUBLIC_SANITY_PROJECT_ID,
+};
+
+const asList = (headers: Record<string, string>) => Object.entries(headers).map(([key, value]) => ({ key, value }));
+
+const nextConfig: NextConfig = {
+  reactStrictMode: true,
+  poweredByHeader: false,
+  experimental: {
+    // Two root layouts (site and Studio) need one 404 for every unmatched path.
+    globalNotFound: true,
+  },
+  async headers() {
+    return [
+      // Everything but the Studio gets the site's policy; the Studio gets the looser one it needs.
+      { source: '/((?!studio).*)', headers: asList(siteHeaders(env)) },
+      { source: '/studio/:path*', headers: asList(studioHeaders(env)) },
+      { source: '/studio', headers: asList(studioHeaders(env)) },
+    ];
+  },
+};
+
+export default nextConfig;

@@ -1,0 +1,17 @@
+import { defineField, defineType } from 'sanity';
+
+export const privacySection = defineType({
+  name: 'privacySection',
+  title: 'Policy section',
+  type: 'object',
+  fields: [
+    defineField({ name: 'heading', type: 'string', validation: (rule) => rule.required().max(80) }),
+    defineField({
+      name: 'body',
+      type: 'blockContent',
+      description: 'Write {radius} where the radius from Site settings belongs.',
+      validation: (rule) => rule.required().min(1),
+    }),
+  ],
+  preview: { select: { title: 'heading' } },
+});

@@ -1,0 +1,42 @@
+import { defineArrayMember, defineField, defineType } from 'sanity';
+
+export const PRIVACY_SECTION_COUNT = 7;
+
+/** A policy whose text changed after its stated date misleads readers; warn before publishing. */
+export function lastUpdatedWarning(lastUpdated: string | undefined, updatedAt: string | undefined): true | string {
+  if (!lastUpdated || !updatedAt) return true;
+  return updatedAt.slice(0, 10) > lastUpdated
+    ? `The policy was edited on ${updatedAt.slice(0, 10)}, after this date. Set "Last updated" to the day the change takes effect.`
+    : true;
+}
+
+export const privacyPolicy = defineType({
+  name: 'privacyPolicy',
+  title: 'Privacy policy',
+  type: 'document',
+  fields: [
+    defineField({ name: 'title', type: 'string', validation: (rule) => rule.required().max(80) }),
+    defineField({
+      name: 'lastUpdated',
+      type: 'date',
+      description: 'Shown to readers as the date of this version. Change it whenever the wording changes.',
+      validation: (rule) => [
+        rule.required(),
+        rule
+          .custom((value, context) =>
+            lastUpdatedWarning(value as string | undefined, (context.document as { _updatedAt?: string } | undefined)?._updatedAt),
+          )
+          .warning(),
+      ],
+    }),
+    defineField({
+      name: 'sections',
+      type: 'array',
+      of: [defineArrayMember({ type: 'privacySection' })],
+      validation: (rule) =>
+        rule.required().length(PRIVACY_SECTION_COUNT).error(`The policy has exactly ${PRIVACY_SECTION_COUNT} sections.`),
+    }),
+    defineField({ name: 'seo', type: 'seo', validation: (rule) => rule.required() }),
+  ],
+  preview: { select: { title: 'title', subtitle: 'lastUpdated' } },
+});

@@ -1,0 +1,134 @@
+import { expect, test } from '@playwright/test';
+
+import { editDocument, postWebhook, readDataset, resetContent, writeDataset, type Doc } from './support/dataset';
+
+// These tests edit the one dataset the server reads: one at a time, seed restored after each.
+test.describe.configure({ mode: 'serial' });
+
+test.afterEach(async ({ baseURL }) => resetContent(baseURL!));
+
+type Block = { children: { text: string }[] };
+type Section = { heading: string; body: Block[] };
+
+function setPrivacyIntro(text: string) {
+  return editDocument('privacyPolicy', (doc) => {
+    const sections = doc.sections as Section[];
+    sections[0]!.body[0]!.children[0]!.text = text;
+  });
+}
+
+function setFirstSupportAnswer(text: string) {
+  return editDocument('supportPage', (doc) => {
+    (doc.faq as { answer: string }[])[0]!.answer = text;
+  });
+}
+
+test('a signed webhook makes the next load of /privacy show the edit, with no restart or rebuild', async ({ page, baseURL }) => {
+  await page.goto('/privacy');
+  const text = `Edited by legal review ${Date.now()}.`;
+  await setPrivacyIntro(text);
+
+  const response = await postWebhook(baseURL!, { _type: 'privacyPolicy', _id: 'privacyPolicy' });
+  expect(response.status).toBe(200);
+  expect(await response.json()).toMatchObject({ revalidated: ['privacyPolicy'] });
+
+  await page.goto('/privacy');
+  await expect(page.locator('article')).toContainText(text);
+});
+
+test('a wrongly signed, unsigned or malformed webhook changes nothing', async ({ page, baseURL }) => {
+  await page.goto('/privacy');
+  const original = await page.locator('article p').nth(1).innerText();
+  const text = `Unpublished edit ${Date.now()}.`;
+  await setPrivacyIntro(text);
+
+  expect((await postWebhook(baseURL!, { _type: 'privacyPolicy' }, 'not-the-secret')).status).toBe(401);
+  const unsigned = await fetch(new URL('/api/revalidate', baseURL), { method: 'POST', body: JSON.stringify({ _type: 'privacyPolicy' }) });
+  expect(unsigned.status).toBe(401);
+  expect((await postWebhook(baseURL!, '{"_type": "privacyPolicy"')).status).toBe(400);
+
+  await page.goto('/privacy');
+  await expect(page.locator('article')).not.toContainText(text);
+  await expect(page.locator('article p').nth(1)).toHaveText(original);
+});
+
+test('a FAQ edit refreshes /support and leaves /privacy as it was', async ({ page, baseURL }) => {
+  const answer = `Answers come fast ${Date.now()}.`;
+  const privacyText = `Not yet published ${Date.now()}.`;
+  await setFirstSupportAnswer(answer);
+  await setPrivacyIntro(privacyText);
+
+  const response = await postWebhook(baseURL!, { _type: 'supportPage', _id: 'supportPage' });
+  expect(await response.json()).toMatchObject({ revalidated: ['supportPage'] });
+
+  await page.goto('/support');
+  await expect(page.locator('#faq')).toContainText(answer);
+  await page.goto('/privacy');
+  await expect(page.locator('article')).not.toContainText(privacyText);
+});
+
+test('a settings edit (the radius) reaches every page that mentions it', async ({ page, baseURL }) => {
+  await editDocument('siteSettings', (doc) => {
+    doc.radiusMiles = 5;
+  });
+  await postWebhook(baseURL!, { _type: 'siteSettings', _id: 'siteSettings' });
+
+  await page.goto('/');
+  await expect(page.getByText("discover what's happening within 5 miles of you.")).toBeVisible();
+  await expect(page.locator('#features h3').first()).toHaveText('5-Mile Radius');
+  await page.goto('/privacy');
+  await expect(page.locator('article')).toContainText('within a 5-mile radius of you');
+});
+
+test.describe('draft preview', () => {
+  const SECRET = `preview-secret-${Date.now()}`;
+
+  async function addDraftAndSecret(title: string) {
+    const docs = await readDataset();
+    const published = docs.find((doc) => doc._id === 'privacyPolicy')!;
+    const draft: Doc = { ...structuredClone(published), _id: 'drafts.privacyPolicy', title };
+    // What the Studio's Presentation tool writes before opening the preview.
+    const secret: Doc = {
+      _id: 'sanity-preview-url-secret.e2e',
+      _type: 'sanity.previewUrlSecret',
+      secret: SECRET,
+      studioUrl: 'http://127.0.0.1/studio',
+      _updatedAt: new Date().toISOString(),
+    };
+    await writeDataset([...docs, draft, secret]);
+  }
+
+  test('a drafts. document shows in draft mode and never on the public page', async ({ page, browser, baseURL }) => {
+    const title = `Draft policy ${Date.now()}`;
+    await addDraftAndSecret(title);
+    await postWebhook(baseURL!, { _type: 'privacyPolicy', _id: 'drafts.privacyPolicy' });
+
+    await page.goto('/privacy');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Privacy Policy');
+
+    const reviewer = await browser.newContext();
+    const preview = await reviewer.newPage();
+    await preview.goto(`/api/draft-mode/enable?sanity-preview-secret=${SECRET}&sanity-preview-pathname=/privacy`);
+    await expect(preview).toHaveURL(/\/privacy$/);
+    await expect(preview.getByRole('heading', { level: 1 })).toHaveText(title);
+    await expect(preview.getByRole('status').filter({ hasText: 'Draft preview' })).toBeVisible();
+    await reviewer.close();
+
+    // A visitor still sees the published policy.
+    await page.goto('/privacy');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Privacy Policy');
+  });
+
+  test('draft mode cannot be entered without the secret', async ({ page, baseURL }) => {
+    await addDraftAndSecret('Should stay hidden');
+    const wrong = await fetch(new URL('/api/draft-mode/enable?sanity-preview-secret=guess&sanity-preview-pathname=/privacy', baseURL), {
+      redirect: 'manual',
+    });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('set-cookie') ?? '').not.toContain('__prerender_bypass');
+    const missing = await fetch(new URL('/api/draft-mode/enable', baseURL), { redirect: 'manual' });
+    expect(missing.status).toBe(401);
+    await page.goto('/privacy');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Privacy Policy');
+  });
+});

@@ -1,0 +1,177 @@
+import { expect, test, type Page } from '@playwright/test';
+
+const YEAR = String(new Date().getFullYear());
+
+/** Fails the test on any console error or uncaught exception while the page is used. */
+function watchConsole(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+  page.on('pageerror', (error) => problems.push(error.message));
+  return problems;
+}
+
+test.describe('landing page', () => {
+  test('shows every item of the spec', async ({ page }) => {
+    const problems = watchConsole(page);
+    await page.goto('/');
+    const header = page.getByRole('banner');
+    await expect(header.getByRole('link', { name: 'Hallway' })).toHaveAttribute('href', '/');
+    for (const [name, href] of [
+      ['Features', '/#features'],
+      ['Experience', '/#experience'],
+      ['FAQ', '/#faq'],
+      ['Support', '/support'],
+    ]) {
+      await expect(header.getByRole('link', { name, exact: true })).toHaveAttribute('href', href);
+    }
+
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Connect Locally, Stay Anonymous');
+    await expect(page.getByText("Connect with your school anonymously and discover what's happening within 3 miles of you.")).toBeVisible();
+    await expect(page.getByText('App Store', { exact: true })).toBeVisible();
+    await expect(page.getByText('Play Store', { exact: true })).toBeVisible();
+
+    const features = page.locator('#features');
+    await expect(features.getByRole('heading', { level: 3 })).toHaveText(['3-Mile Radius', 'Real-time Feed', 'Community First', 'Privacy & Safety']);
+
+    await expect(page.getByRole('heading', { name: 'Stay Updated' })).toBeVisible();
+    const email = page.getByPlaceholder('Enter your email');
+    await expect(email).toHaveAttribute('type', 'email');
+    await expect(page.getByRole('button', { name: 'Subscribe' })).toBeVisible();
+
+    const footer = page.getByRole('contentinfo');
+    await expect(footer.getByRole('heading', { level: 2 })).toHaveText(['Legal', 'Company', 'Follow Us']);
+    await expect(footer.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute('href', '/privacy');
+    await expect(footer.getByRole('link', { name: 'Support' })).toHaveAttribute('href', '/support');
+    for (const label of ['Terms of Service', 'Community Guidelines', 'About Us', 'Careers', 'Twitter', 'Instagram', 'LinkedIn']) {
+      await expect(footer.getByText(label, { exact: true })).toBeVisible();
+    }
+    await expect(footer.getByText(`© ${YEAR} Hallway`)).toBeVisible();
+    expect(problems).toEqual([]);
+  });
+
+  test('the header anchors and the down arrow land on their sections', async ({ page }) => {
+    await page.goto('/');
+    for (const [name, id] of [
+      ['Experience', 'experience'],
+      ['FAQ', 'faq'],
+      ['Features', 'features'],
+    ]) {
+      await page.getByRole('banner').getByRole('link', { name, exact: true }).click();
+      await expect(page).toHaveURL(new RegExp(`#${id}$`));
+      await expect(page.locator(`#${id}`)).toBeInViewport();
+    }
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.getByRole('link', { name: 'Scroll to the features' }).click();
+    await expect(page.locator('#features h2')).toBeInViewport();
+    await expect(page.locator('#experience')).toContainText('The Experience');
+    await expect(page.locator('#faq')).toContainText('Is it really anonymous?');
+  });
+
+  test('scrolls smoothly unless the visitor asks for reduced motion', async ({ page }) => {
+    await page.goto('/');
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior)).toBe('smooth');
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior)).toBe('auto');
+  });
+});
+
+test.describe('support page', () => {
+  test('shows the heading, three cards, the contact box and the FAQ', async ({ page }) => {
+    const problems = watchConsole(page);
+    await page.goto('/support');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('How can we help?');
+    for (const title of ['Report an Issue', 'General Feedback', 'Feature Requests']) {
+      await expect(page.getByRole('link', { name: new RegExp(title) })).toBeVisible();
+    }
+    const contact = page.getByRole('region', { name: 'Contact Information' });
+    await expect(contact).toContainText('We typically reply within 24 hours on business days.');
+    await expect(contact).toContainText('Monday to Friday, 9:00 AM to 6:00 PM EST');
+    const faq = page.locator('#faq dt');
+    await expect(faq).toHaveCount(3);
+    await expect(page.locator('#faq')).toContainText('device type, OS version and app version');
+    await expect(page.locator('#faq')).toContainText('technical feasibility');
+    await expect(page.getByRole('link', { name: 'Back to home' })).toHaveAttribute('href', '/');
+    await expect(page.getByRole('contentinfo')).toContainText(`© ${YEAR}`);
+    expect(problems).toEqual([]);
+  });
+});
+
+test.describe('privacy page', () => {
+  test('shows the title, the editor-set date and seven numbered sections', async ({ page }) => {
+    const problems = watchConsole(page);
+    await page.goto('/privacy');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Privacy Policy');
+    await expect(page.getByText('Last updated: November 22, 2026')).toBeVisible();
+    await expect(page.locator('article h2')).toHaveText([
+      '1. Introduction',
+      '2. Information We Collect',
+      '3. How We Use Your Information',
+      '4. Data Retention',
+      '5. Data Security',
+      '6. Your Rights',
+      '7. Contact Us',
+    ]);
+    await expect(page.locator('article')).toContainText('within a 3-mile radius of you');
+    await expect(page.locator('article')).toContainText('after 30 days of inactivity');
+    await expect(page.getByRole('region', { name: '7. Contact Us' }).getByRole('link', { name: 'Support page' })).toHaveAttribute('href', '/support');
+    await expect(page.getByRole('link', { name: 'Back to home' })).toHaveAttribute('href', '/');
+    expect(problems).toEqual([]);
+  });
+});
+
+test.describe('other routes', () => {
+  for (const path of ['/nope', '/support/extra', '/privacy-policy', '/index.html']) {
+    test(`${path} answers a designed 404`, async ({ page }) => {
+      const response = await page.goto(path);
+      expect(response?.status()).toBe(404);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found');
+      await expect(page.getByRole('link', { name: 'Go to the home page' })).toHaveAttribute('href', '/');
+    });
+  }
+
+  test('/studio answers 200 and explains how to connect a project', async ({ page }) => {
+    const response = await page.goto('/studio');
+    expect(response?.status()).toBe(200);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Connect a Sanity project to edit content');
+    await expect(page.getByText('NEXT_PUBLIC_SANITY_PROJECT_ID')).toBeVisible();
+    await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/);
+    // The Studio has its own layout: no site header or footer.
+    await expect(page.getByRole('banner')).toHaveCount(0);
+  });
+});
+
+test.describe('keyboard and small screens', () => {
+  test('keyboard users can skip to content and reach every header link', async ({ page }) => {
+    await page.goto('/');
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Hallway' })).toBeFocused();
+    for (const name of ['Features', 'Experience', 'FAQ', 'Support']) {
+      await page.keyboard.press('Tab');
+      await expect(page.getByRole('banner').getByRole('link', { name, exact: true })).toBeFocused();
+    }
+  });
+
+  test('a support card opens its form from the keyboard, and Escape returns focus to the card', async ({ page }) => {
+    await page.goto('/support');
+    const card = page.getByRole('link', { name: /Report an Issue/ });
+    await card.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Report an Issue' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByLabel('Your Email')).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(card).toBeFocused();
+  });
+
+  for (const path of ['/', '/support', '/privacy']) {
+    test(`${path} fits a phone screen without sideways scrolling`, async ({ page }) => {
+      await page.setViewportSize({ width: 360, height: 740 });
+      await page.goto(path);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+    });
+  }
+});

@@ -1,0 +1,58 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+import { encodeSignatureHeader, SIGNATURE_HEADER_NAME } from '@sanity/webhook';
+
+/**
+ * The browser tests publish by editing the server's copy of the dataset (never
+ * the committed seed) and calling the signed webhook, exactly as a deployment would.
+ */
+export const E2E_CONTENT_FILE = path.resolve(process.env.CONTENT_FILE ?? '.data/e2e/content/production.ndjson');
+export const SEED_FILE = path.resolve('content/production.ndjson');
+export const WEBHOOK_SECRET = process.env.SANITY_REVALIDATE_SECRET ?? 'e2e-webhook-secret';
+
+export type Doc = { _id: string; _type: string; [key: string]: unknown };
+
+export async function readDataset(file = E2E_CONTENT_FILE): Promise<Doc[]> {
+  return (await readFile(file, 'utf8'))
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as Doc);
+}
+
+export async function writeDataset(docs: Doc[]): Promise<void> {
+  await writeFile(E2E_CONTENT_FILE, docs.map((doc) => JSON.stringify(doc)).join('\n') + '\n');
+}
+
+/** Applies `edit` to a copy of document `id` and writes the dataset back. */
+export async function editDocument(id: string, edit: (doc: Doc) => Doc | void): Promise<void> {
+  const docs = await readDataset();
+  const index = docs.findIndex((doc) => doc._id === id);
+  if (index < 0) throw new Error(`No document ${id} in ${E2E_CONTENT_FILE}`);
+  const copy = structuredClone(docs[index]!);
+  docs[index] = edit(copy) ?? copy;
+  await writeDataset(docs);
+}
+
+export async function restoreSeed(): Promise<void> {
+  await writeDataset(await readDataset(SEED_FILE));
+}
+
+/** Posts a webhook call signed as Sanity signs it; `secret` lets a test forge a wrong one. */
+export async function postWebhook(baseURL: string, body: unknown, secret = WEBHOOK_SECRET): Promise<Response> {
+  const payload = typeof body === 'string' ? body : JSON.stringify(body);
+  const signature = await encodeSignatureHeader(payload, Date.now(), secret);
+  return fetch(new URL('/api/revalidate', baseURL), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [SIGNATURE_HEADER_NAME]: signature },
+    body: payload,
+  });
+}
+
+export const ALL_TYPES = ['siteSettings', 'landingPage', 'supportPage', 'privacyPolicy'] as const;
+
+/** Puts the seed back and refreshes every page, so later tests see the seed again. */
+export async function resetContent(baseURL: string): Promise<void> {
+  await restoreSeed();
+  for (const _type of ALL_TYPES) await postWebhook(baseURL, { _type, _id: _type });
+}

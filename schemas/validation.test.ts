@@ -1,21 +1,283 @@
-import { it } from 'vitest';
-import { createWorkspaceFromConfig, validateDocument } from 'sanity';
-import { createClient } from '@sanity/client';
-import config from '@/studio/sanity.config';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-it('probe', async () => {
-  const t0 = Date.now();
-  const client = createClient({ projectId: 'test1234', dataset: 'production', apiVersion: '2025-01-01', useCdn: false });
-  const workspace = await createWorkspaceFromConfig({
-    ...config,
-    getClient: () => client, currentUser: { id: 'test', name: 'Test', email: 't@example.com', role: 'administrator', roles: [] },
-  } as any);
-  console.log('ws', Date.now() - t0, workspace.name, workspace.projectId);
-  const markers = await validateDocument({
-    document: { _id: 'siteSettings', _type: 'siteSettings', _createdAt: '', _updatedAt: '', _rev: '' , productName: 'x', radiusMiles: 0} as any,
-    workspace,
-    getDocumentExists: async () => true,
-    environment: 'cli',
+import { createClient } from '@sanity/client';
+import { createWorkspaceFromConfig, validateDocument, type SanityDocument, type ValidationMarker, type Workspace } from 'sanity';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { parseNdjson } from '@/lib/content/embedded';
+import studioConfig from '@/studio/sanity.config';
+
+/**
+ * The schema's validation rules, run by Sanity's own engine the way
+ * `sanity documents validate` runs them: validateDocument over a workspace
+ * resolved from the Studio's config, in the 'cli' environment (which also
+ * warns about fields the schema does not know).
+ */
+
+type Doc = SanityDocument & Record<string, any>;
+
+const SEED = fileURLToPath(new URL('../content/production.ndjson', import.meta.url));
+const seed = parseNdjson(readFileSync(SEED, 'utf8'), SEED) as Doc[];
+
+function seedDocument(id: string): Doc {
+  const found = seed.find((doc) => doc._id === id);
+  if (!found) throw new Error(`${id} is missing from the seed`);
+  return structuredClone(found);
+}
+
+let workspace: Workspace;
+
+beforeAll(async () => {
+  // createWorkspaceFromConfig is Sanity's helper for resolving a workspace outside the
+  // Studio; with getClient and currentUser it needs no login and makes no requests.
+  const client = createClient({ projectId: 'offline', dataset: 'production', apiVersion: '2025-01-01', useCdn: false });
+  workspace = await createWorkspaceFromConfig({
+    ...studioConfig,
+    getClient: () => client,
+    currentUser: { id: 'test', name: 'Test', email: 'test@example.com', role: 'administrator', roles: [] },
   });
-  console.log(JSON.stringify(markers.map(m => [m.level, m.path, m.message])), Date.now() - t0);
+});
+
+async function validate(document: Doc): Promise<ValidationMarker[]> {
+  return validateDocument({ document, workspace, environment: 'cli', getDocumentExists: async () => true });
+}
+
+/** Markers of one level as [path, message], paths written like `cards[_key=="k1"].requestType`. */
+const markersAt = (markers: ValidationMarker[], level: ValidationMarker['level']) =>
+  markers
+    .filter((marker) => marker.level === level)
+    .map((marker) => [
+      marker.path
+        .map((segment) => (typeof segment === 'object' && segment !== null && '_key' in segment ? `[_key=="${segment._key}"]` : `.${String(segment)}`))
+        .join('')
+        .replace(/^\./, ''),
+      marker.message,
+    ]);
+
+const errorsOf = (markers: ValidationMarker[]) => markersAt(markers, 'error');
+const warningsOf = (markers: ValidationMarker[]) => markersAt(markers, 'warning');
+
+describe('the seed dataset', () => {
+  it('holds the four singletons', () => {
+    expect(seed.map((doc) => doc._id).sort()).toEqual(['landingPage', 'privacyPolicy', 'siteSettings', 'supportPage']);
+  });
+
+  it.each(seed.map((doc) => [doc._id, doc] as const))('%s validates with no errors or warnings', async (_id, doc) => {
+    expect(await validate(doc)).toEqual([]);
+  });
+});
+
+const LINK_ERROR = 'Start with /, https:// or mailto:';
+
+describe('invalid documents get errors', () => {
+  const cases: Array<[string, () => Doc, Array<[string, string]>]> = [
+    [
+      'siteSettings without radiusMiles',
+      () => {
+        const doc = seedDocument('siteSettings');
+        delete doc.radiusMiles;
+        return doc;
+      },
+      [['radiusMiles', 'Required']],
+    ],
+    ['siteSettings with a negative radius', () => ({ ...seedDocument('siteSettings'), radiusMiles: -1 }), [['radiusMiles', expect.stringMatching(/^Must be greater than/)]]],
+    ['siteSettings with a radius over 50', () => ({ ...seedDocument('siteSettings'), radiusMiles: 51 }), [['radiusMiles', 'Must be lower than or equal to 50']]],
+    [
+      'siteSettings without productName and replyTime',
+      () => {
+        const doc = seedDocument('siteSettings');
+        delete doc.productName;
+        delete doc.replyTime;
+        return doc;
+      },
+      [
+        ['productName', 'Required'],
+        ['replyTime', 'Required'],
+      ],
+    ],
+    [
+      'siteSettings with a header link that is not a path or https URL',
+      () => {
+        const doc = seedDocument('siteSettings');
+        doc.headerLinks[0].href = 'javascript:alert(1)';
+        return doc;
+      },
+      [['headerLinks[_key=="k0001"].href', LINK_ERROR]],
+    ],
+    ['siteSettings with an http App Store URL', () => ({ ...seedDocument('siteSettings'), appStoreUrl: 'http://apps.apple.com/app/x' }), [['appStoreUrl', 'Does not match allowed protocols/schemes']]],
+    [
+      'landingPage with 3 feature cards',
+      () => {
+        const doc = seedDocument('landingPage');
+        doc.features.cards = doc.features.cards.slice(0, 3);
+        return doc;
+      },
+      [['features.cards', 'The layout shows exactly four feature cards.']],
+    ],
+    [
+      'landingPage with 5 feature cards',
+      () => {
+        const doc = seedDocument('landingPage');
+        doc.features.cards.push({ ...doc.features.cards[0], _key: 'extra' });
+        return doc;
+      },
+      [['features.cards', 'The layout shows exactly four feature cards.']],
+    ],
+    [
+      'landingPage without a hero headline',
+      () => {
+        const doc = seedDocument('landingPage');
+        delete doc.hero.headline;
+        return doc;
+      },
+      [['hero.headline', 'Required']],
+    ],
+    [
+      'landingPage with an icon outside the list',
+      () => {
+        const doc = seedDocument('landingPage');
+        doc.features.cards[1].icon = 'rocket';
+        return doc;
+      },
+      [['features.cards[_key=="k0018"].icon', 'Value "rocket" did not match any allowed values']],
+    ],
+    [
+      'landingPage without the stayUpdated section',
+      () => {
+        const doc = seedDocument('landingPage');
+        delete doc.stayUpdated;
+        return doc;
+      },
+      [
+        ['stayUpdated.heading', 'Required'],
+        ['stayUpdated.text', 'Required'],
+        ['stayUpdated.placeholder', 'Required'],
+        ['stayUpdated.buttonLabel', 'Required'],
+        ['stayUpdated.successMessage', 'Required'],
+      ],
+    ],
+    [
+      'supportPage with two cards of the same request type',
+      () => {
+        const doc = seedDocument('supportPage');
+        doc.cards[2].requestType = 'issue';
+        return doc;
+      },
+      [['cards', 'Each card needs its own request type.']],
+    ],
+    [
+      'supportPage with two cards',
+      () => {
+        const doc = seedDocument('supportPage');
+        doc.cards = doc.cards.slice(0, 2);
+        return doc;
+      },
+      [['cards', 'Must have exactly 3 items']],
+    ],
+    [
+      'supportPage with an unknown request type',
+      () => {
+        const doc = seedDocument('supportPage');
+        doc.cards[0].requestType = 'complaint';
+        return doc;
+      },
+      [['cards[_key=="k0028"].requestType', 'Value "complaint" did not match any allowed values']],
+    ],
+    [
+      'privacyPolicy with 6 sections',
+      () => {
+        const doc = seedDocument('privacyPolicy');
+        doc.sections = doc.sections.slice(0, 6);
+        return doc;
+      },
+      [['sections', 'The policy has exactly 7 sections.']],
+    ],
+    [
+      'privacyPolicy with 8 sections',
+      () => {
+        const doc = seedDocument('privacyPolicy');
+        doc.sections.push({ ...doc.sections[6], _key: 'extra' });
+        return doc;
+      },
+      [['sections', 'The policy has exactly 7 sections.']],
+    ],
+    [
+      'privacyPolicy without lastUpdated',
+      () => {
+        const doc = seedDocument('privacyPolicy');
+        delete doc.lastUpdated;
+        return doc;
+      },
+      [['lastUpdated', 'Required']],
+    ],
+    [
+      'privacyPolicy with a section without text',
+      () => {
+        const doc = seedDocument('privacyPolicy');
+        doc.sections[0].body = [];
+        return doc;
+      },
+      [['sections[_key=="k0038"].body', 'Must have at least 1 blocks']],
+    ],
+    [
+      'privacyPolicy with a link that is not a path or https URL',
+      () => {
+        const doc = seedDocument('privacyPolicy');
+        doc.sections[6].body[0].markDefs[0].href = 'support';
+        return doc;
+      },
+      [['sections[_key=="k0095"].body[_key=="k0094"].markDefs[_key=="supportlink2"].href', LINK_ERROR]],
+    ],
+  ];
+
+  it.each(cases)('%s', async (_case, build, expected) => {
+    const errors = errorsOf(await validate(build()));
+    expect(errors).toEqual(expect.arrayContaining(expected));
+    // No error elsewhere. (Sanity may add more messages at the same path, e.g. min/max beside "Required".)
+    expect(new Set(errors.map(([path]) => path))).toEqual(new Set(expected.map(([path]) => path)));
+  });
+});
+
+describe('privacyPolicy lastUpdated against _updatedAt', () => {
+  const WARNING = 'The policy was edited on 2026-11-22, after this date. Set "Last updated" to the day the change takes effect.';
+
+  it.each([
+    ['a day earlier than the edit: warns', '2026-11-21', '2026-11-22T09:00:00Z', [['lastUpdated', WARNING]]],
+    ['the day of the edit: fine', '2026-11-22', '2026-11-22T09:00:00Z', []],
+    ['the day of a late-evening (UTC) edit: fine', '2026-11-22', '2026-11-22T23:59:59Z', []],
+    ['later than the edit (a future effective date): fine', '2026-12-01', '2026-11-22T09:00:00Z', []],
+  ])('%s', async (_case, lastUpdated, updatedAt, expectedWarnings) => {
+    const markers = await validate({ ...seedDocument('privacyPolicy'), lastUpdated, _updatedAt: updatedAt });
+    expect(warningsOf(markers)).toEqual(expectedWarnings);
+    // A warning, never an error: it must not block publishing.
+    expect(errorsOf(markers)).toEqual([]);
+  });
+});
+
+describe('warnings that do not block publishing', () => {
+  it('a search description over 160 characters', async () => {
+    const doc = seedDocument('landingPage');
+    doc.seo.description = 'x'.repeat(161);
+    const markers = await validate(doc);
+    expect(warningsOf(markers)).toEqual([['seo.description', 'Search engines cut descriptions past about 160 characters.']]);
+    expect(errorsOf(markers)).toEqual([]);
+  });
+
+  it('a field the schema does not know', async () => {
+    const markers = await validate({ ...seedDocument('siteSettings'), radiusKm: 5 });
+    expect(warningsOf(markers)).toEqual([['radiusKm', "Field 'radiusKm' does not exist on type 'siteSettings'"]]);
+  });
+});
+
+describe('edge cases', () => {
+  it('a radius of 0 is rejected', async () => {
+    expect(errorsOf(await validate({ ...seedDocument('siteSettings'), radiusMiles: 0 }))).not.toEqual([]);
+  });
+
+  it('a missing search description is an error, not a warning', async () => {
+    const doc = seedDocument('privacyPolicy');
+    delete doc.seo.description;
+    expect(errorsOf(await validate(doc))).toEqual([['seo.description', 'Required']]);
+  });
 });

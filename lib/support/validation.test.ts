@@ -15,10 +15,11 @@ describe('validateSupportRequest', () => {
     expect(validateSupportRequest(form)).toEqual({ ok: true, value: valid });
   });
 
-  it.each(['email', 'subject', 'message', 'type'])('asks to fill in all fields when %s is empty or blank', (field) => {
+  it.each(['email', 'subject', 'message', 'type'] as const)('asks to fill in all fields when %s is empty or blank', (field) => {
     expect(validateSupportRequest({ ...valid, [field]: '' })).toEqual({ ok: false, message: 'Please fill in all fields' });
     expect(validateSupportRequest({ ...valid, [field]: ' \t\n ' })).toEqual({ ok: false, message: 'Please fill in all fields' });
-    const { [field]: _missing, ...rest } = valid;
+    const rest: Record<string, string> = { ...valid };
+    delete rest[field];
     expect(validateSupportRequest(rest)).toEqual({ ok: false, message: 'Please fill in all fields' });
   });
 

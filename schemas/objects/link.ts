@@ -13,7 +13,7 @@ export const link = defineType({
       description: 'A site path such as /privacy, or a full https:// address. Leave empty while there is no page yet: the label shows as plain text.',
       validation: (rule) =>
         rule.custom((href) =>
-          href === undefined || /^(\/|https:\/\/|mailto:)/.test(href) ? true : 'Start with /, https:// or mailto:',
+          !href || /^(\/|https:\/\/|mailto:)/.test(href) ? true : 'Start with /, https:// or mailto:',
         ),
     }),
   ],

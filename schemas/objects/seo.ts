@@ -11,7 +11,7 @@ export const seo = defineType({
       name: 'description',
       type: 'text',
       rows: 2,
-      validation: (rule) => rule.required().max(160).warning('Search engines cut descriptions past about 160 characters.'),
+      validation: (rule) => [rule.required(), rule.max(160).warning('Search engines cut descriptions past about 160 characters.')],
     }),
   ],
 });

@@ -5,8 +5,11 @@ export const PRIVACY_SECTION_COUNT = 7;
 /** A policy whose text changed after its stated date misleads readers; warn before publishing. */
 export function lastUpdatedWarning(lastUpdated: string | undefined, updatedAt: string | undefined): true | string {
   if (!lastUpdated || !updatedAt) return true;
-  return updatedAt.slice(0, 10) > lastUpdated
-    ? `The policy was edited on ${updatedAt.slice(0, 10)}, after this date. Set "Last updated" to the day the change takes effect.`
+  // The editor's own calendar day (the Studio runs in their browser), not UTC's.
+  const edited = new Date(updatedAt);
+  const day = [edited.getFullYear(), edited.getMonth() + 1, edited.getDate()].map((n) => String(n).padStart(2, '0')).join('-');
+  return day > lastUpdated
+    ? `The policy was edited on ${day}, after this date. Set "Last updated" to the day the change takes effect.`
     : true;
 }
 

@@ -19,7 +19,7 @@ export const siteSettings = defineType({
       type: 'number',
       description:
         'The one source of every radius the site mentions. Texts say {radius} where this number appears (hero, feature card, privacy policy).',
-      validation: (rule) => rule.required().positive().max(50),
+      validation: (rule) => rule.required().greaterThan(0).max(50),
     }),
     defineField({ name: 'appStoreUrl', title: 'App Store URL', type: 'url', validation: (rule) => rule.uri({ scheme: ['https'] }) }),
     defineField({ name: 'playStoreUrl', title: 'Play Store URL', type: 'url', validation: (rule) => rule.uri({ scheme: ['https'] }) }),

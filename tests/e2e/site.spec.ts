@@ -21,7 +21,7 @@ test.describe('landing page', () => {
       ['Experience', '/#experience'],
       ['FAQ', '/#faq'],
       ['Support', '/support'],
-    ]) {
+    ] as const) {
       await expect(header.getByRole('link', { name, exact: true })).toHaveAttribute('href', href);
     }
 
@@ -55,7 +55,7 @@ test.describe('landing page', () => {
       ['Experience', 'experience'],
       ['FAQ', 'faq'],
       ['Features', 'features'],
-    ]) {
+    ] as const) {
       await page.getByRole('banner').getByRole('link', { name, exact: true }).click();
       await expect(page).toHaveURL(new RegExp(`#${id}$`));
       await expect(page.locator(`#${id}`)).toBeInViewport();

@@ -1,0 +1,293 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type {
+  BlockContent,
+  LANDING_PAGE_QUERY_RESULT,
+  PRIVACY_POLICY_QUERY_RESULT,
+  SETTINGS_QUERY_RESULT,
+  SUPPORT_PAGE_QUERY_RESULT,
+} from '@/sanity.types';
+
+import { queryDataset, type Perspective } from './embedded';
+import { LANDING_PAGE_QUERY, PRIVACY_POLICY_QUERY, SETTINGS_QUERY, SUPPORT_PAGE_QUERY } from './queries';
+
+/**
+ * Every query of the site, evaluated with groq-js over the committed seed
+ * dataset, returns what its page renders.
+ */
+
+const SEED = fileURLToPath(new URL('../../content/production.ndjson', import.meta.url));
+
+function present<T>(value: T | null | undefined, what: string): T {
+  if (value == null) throw new Error(`${what} is missing from the query result`);
+  return value;
+}
+
+/** A string with visible text: fails on null, undefined and blank strings alike. */
+const NON_BLANK = /\S/;
+
+function plainText(body: BlockContent | null | undefined): string {
+  return (body ?? []).map((block) => (block.children ?? []).map((span) => span.text ?? '').join('')).join('\n');
+}
+
+const settingsOf = async (file = SEED, perspective: Perspective = 'published') =>
+  present(await queryDataset<SETTINGS_QUERY_RESULT>(file, SETTINGS_QUERY, {}, perspective), 'siteSettings');
+const landingOf = async (file = SEED, perspective: Perspective = 'published') =>
+  present(await queryDataset<LANDING_PAGE_QUERY_RESULT>(file, LANDING_PAGE_QUERY, {}, perspective), 'landingPage');
+const supportOf = async (file = SEED, perspective: Perspective = 'published') =>
+  present(await queryDataset<SUPPORT_PAGE_QUERY_RESULT>(file, SUPPORT_PAGE_QUERY, {}, perspective), 'supportPage');
+const privacyOf = async (file = SEED, perspective: Perspective = 'published') =>
+  present(await queryDataset<PRIVACY_POLICY_QUERY_RESULT>(file, PRIVACY_POLICY_QUERY, {}, perspective), 'privacyPolicy');
+
+describe('SETTINGS_QUERY over the seed', () => {
+  it('returns the product name, description and the 3-mile radius', async () => {
+    const settings = await settingsOf();
+    expect(settings.productName).toMatch(NON_BLANK);
+    expect(settings.description).toMatch(NON_BLANK);
+    expect(settings.radiusMiles).toBe(3);
+  });
+
+  it('links the header to the landing sections and the support page', async () => {
+    const settings = await settingsOf();
+    expect(present(settings.headerLinks, 'headerLinks').map(({ label, href }) => [label, href])).toEqual([
+      ['Features', '/#features'],
+      ['Experience', '/#experience'],
+      ['FAQ', '/#faq'],
+      ['Support', '/support'],
+    ]);
+  });
+
+  it('has the Legal, Company and Follow Us footer columns; only existing pages get a target', async () => {
+    const settings = await settingsOf();
+    const columns = present(settings.footerColumns, 'footerColumns').map((column) => ({
+      title: column.title,
+      links: present(column.links, `links of ${column.title}`).map(({ label, href }) => [label, href]),
+    }));
+    expect(columns).toEqual([
+      {
+        title: 'Legal',
+        links: [
+          ['Privacy Policy', '/privacy'],
+          ['Terms of Service', null],
+          ['Community Guidelines', null],
+        ],
+      },
+      {
+        title: 'Company',
+        links: [
+          ['About Us', null],
+          ['Careers', null],
+          ['Support', '/support'],
+        ],
+      },
+      {
+        title: 'Follow Us',
+        links: [
+          ['Twitter', null],
+          ['Instagram', null],
+          ['LinkedIn', null],
+        ],
+      },
+    ]);
+  });
+
+  it('gives the support hours and reply time shown on the support page', async () => {
+    const settings = await settingsOf();
+    expect(settings.supportHours).toBe('Monday to Friday, 9:00 AM to 6:00 PM EST');
+    expect(settings.replyTime).toMatch(/24 hours on business days/);
+  });
+});
+
+describe('LANDING_PAGE_QUERY over the seed', () => {
+  it('has the hero headline, text and store labels', async () => {
+    const { hero } = await landingOf();
+    expect(hero?.headline).toBe('Connect Locally, Stay Anonymous');
+    for (const text of [hero?.text, hero?.appStoreLabel, hero?.playStoreLabel, hero?.scrollLabel]) expect(text).toMatch(NON_BLANK);
+  });
+
+  it('has exactly the four feature cards, each with text and its own icon', async () => {
+    const { features } = await landingOf();
+    expect(features?.heading).toMatch(NON_BLANK);
+    const cards = present(features?.cards, 'features.cards');
+    expect(cards.map((card) => card.title)).toEqual(['{radius}-Mile Radius', 'Real-time Feed', 'Community First', 'Privacy & Safety']);
+    expect(cards.map((card) => card.icon)).toEqual(['radius', 'feed', 'community', 'shield']);
+    for (const card of cards) expect(card.text, card.title ?? '').toMatch(NON_BLANK);
+  });
+
+  it.each([
+    ['experience', (page: NonNullable<LANDING_PAGE_QUERY_RESULT>) => page.experience?.steps?.map((step) => [step.title, step.text])],
+    ['faq', (page: NonNullable<LANDING_PAGE_QUERY_RESULT>) => page.faq?.items?.map((item) => [item.question, item.answer])],
+  ] as const)('has a %s section with content', async (section, entriesOf) => {
+    const page = await landingOf();
+    expect(page[section]?.heading).toMatch(NON_BLANK);
+    const entries = present(entriesOf(page), `${section} entries`);
+    expect(entries.length).toBeGreaterThan(0);
+    for (const [title, text] of entries) {
+      expect(title).toMatch(NON_BLANK);
+      expect(text).toMatch(NON_BLANK);
+    }
+  });
+
+  it('has the Stay Updated form copy', async () => {
+    const { stayUpdated } = await landingOf();
+    expect(stayUpdated).toMatchObject({ placeholder: 'Enter your email', buttonLabel: 'Subscribe' });
+    for (const text of [stayUpdated?.heading, stayUpdated?.text, stayUpdated?.successMessage]) expect(text).toMatch(NON_BLANK);
+  });
+
+  it('has search metadata', async () => {
+    const { seo } = await landingOf();
+    expect(seo?.title).toMatch(NON_BLANK);
+    expect(seo?.description).toMatch(NON_BLANK);
+    expect(seo?.description?.length).toBeLessThanOrEqual(160);
+  });
+});
+
+describe('SUPPORT_PAGE_QUERY over the seed', () => {
+  it('has the heading and intro', async () => {
+    const page = await supportOf();
+    expect(page.heading).toBe('How can we help?');
+    expect(page.intro).toMatch(NON_BLANK);
+  });
+
+  it('has three cards, each opening its own form with its own request type', async () => {
+    const cards = present((await supportOf()).cards, 'cards');
+    expect(cards.map(({ title, modalTitle, requestType }) => [title, modalTitle, requestType])).toEqual([
+      ['Report an Issue', 'Report an Issue', 'issue'],
+      ['General Feedback', 'Send Feedback', 'feedback'],
+      ['Feature Requests', 'Suggest a Feature', 'feature'],
+    ]);
+    for (const card of cards) expect(card.text, card.title ?? '').toMatch(NON_BLANK);
+  });
+
+  it('labels the contact information', async () => {
+    const { contact } = await supportOf();
+    for (const field of ['heading', 'text', 'replyTimeLabel', 'hoursLabel'] as const) expect(contact?.[field], field).toMatch(NON_BLANK);
+  });
+
+  it('answers the three support questions', async () => {
+    const page = await supportOf();
+    expect(page.faqHeading).toMatch(NON_BLANK);
+    const faq = present(page.faq, 'faq');
+    const expected = [
+      { question: /response|reply/i, answerMentions: ['24 hours', 'business days'] },
+      { question: /include/i, answerMentions: ['device type', 'OS version', 'app version', 'description', 'screenshots'] },
+      { question: /feature requests/i, answerMentions: ['demand', 'technical feasibility', 'roadmap'] },
+    ];
+    expect(faq).toHaveLength(expected.length);
+    faq.forEach((item, index) => {
+      const { question, answerMentions } = present(expected[index], `expectation ${index}`);
+      expect(item.question).toMatch(question);
+      for (const mention of answerMentions) expect(item.answer, item.question ?? '').toContain(mention);
+    });
+  });
+
+  it('has search metadata', async () => {
+    const { seo } = await supportOf();
+    expect(seo?.title).toMatch(NON_BLANK);
+    expect(seo?.description).toMatch(NON_BLANK);
+  });
+});
+
+describe('PRIVACY_POLICY_QUERY over the seed', () => {
+  it('has a title and an ISO last-updated date', async () => {
+    const policy = await privacyOf();
+    expect(policy.title).toBe('Privacy Policy');
+    const lastUpdated = present(policy.lastUpdated, 'lastUpdated');
+    expect(lastUpdated).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    // A real calendar day, not just the right shape (2026-02-30 would roll over).
+    expect(new Date(`${lastUpdated}T00:00:00Z`).toISOString().slice(0, 10)).toBe(lastUpdated);
+  });
+
+  it('has exactly the seven sections, in order, each with Portable Text', async () => {
+    const sections = present((await privacyOf()).sections, 'sections');
+    expect(sections.map((section) => section.heading)).toEqual([
+      'Introduction',
+      'Information We Collect',
+      'How We Use Your Information',
+      'Data Retention',
+      'Data Security',
+      'Your Rights',
+      'Contact Us',
+    ]);
+    for (const section of sections) {
+      const body = present(section.body, `body of ${section.heading}`);
+      expect(body.length, section.heading ?? '').toBeGreaterThan(0);
+      expect(body.every((block) => block._type === 'block' && Array.isArray(block.children)), section.heading ?? '').toBe(true);
+      expect(plainText(body), section.heading ?? '').toMatch(NON_BLANK);
+    }
+  });
+
+  it('lists the rights in section 6', async () => {
+    const rights = plainText(present((await privacyOf()).sections?.[5], 'section 6').body);
+    for (const right of [/\baccess\b/i, /\bdelete\b/i, /opt out of location/i, /\breport\b/i]) expect(rights).toMatch(right);
+  });
+
+  it('links section 7 to the support page', async () => {
+    const body = present(present((await privacyOf()).sections?.[6], 'section 7').body, 'section 7 body');
+    const linkedText = body.flatMap((block) => {
+      const supportKeys = (block.markDefs ?? []).filter((mark) => mark.href === '/support').map((mark) => mark._key);
+      return (block.children ?? []).filter((span) => span.marks?.some((mark) => supportKeys.includes(mark))).map((span) => span.text);
+    });
+    expect(linkedText).toEqual(['Support page']);
+  });
+
+  it('has search metadata', async () => {
+    const { seo } = await privacyOf();
+    expect(seo?.title).toMatch(NON_BLANK);
+    expect(seo?.description).toMatch(NON_BLANK);
+  });
+});
+
+describe('perspectives', () => {
+  const DRAFT_TITLE = 'Privacy Policy (draft under legal review)';
+  let dir: string;
+  let withDrafts: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'queries-test-'));
+    withDrafts = join(dir, 'with-drafts.ndjson');
+    const seedLines = (await readFile(SEED, 'utf8')).split('\n').filter((line) => line.trim() !== '');
+    const privacy = seedLines.map((line) => JSON.parse(line) as { _id: string }).find((doc) => doc._id === 'privacyPolicy');
+    const draft = { ...present(privacy, 'privacyPolicy in the seed'), _id: 'drafts.privacyPolicy', title: DRAFT_TITLE };
+    // The draft comes first, so a query that did not hide drafts would pick it with [0].
+    await writeFile(withDrafts, [JSON.stringify(draft), ...seedLines].join('\n') + '\n');
+  });
+
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('the seed itself holds no drafts', async () => {
+    expect(await queryDataset<number>(SEED, 'count(*[_id in path("drafts.**")])', {}, 'raw')).toBe(0);
+  });
+
+  it('published: every query returns the published content and no draft is visible', async () => {
+    expect(await queryDataset<number>(withDrafts, 'count(*[_id in path("drafts.**")])', {}, 'raw')).toBe(1);
+    expect(await queryDataset<number>(withDrafts, 'count(*[_id in path("drafts.**")])', {}, 'published')).toBe(0);
+    expect(await queryDataset<number>(withDrafts, 'count(*[_type == "privacyPolicy"])', {}, 'published')).toBe(1);
+
+    expect((await privacyOf(withDrafts)).title).toBe('Privacy Policy');
+    for (const [name, load] of [
+      ['settings', settingsOf],
+      ['landing', landingOf],
+      ['support', supportOf],
+      ['privacy', privacyOf],
+    ] as const) {
+      expect(await load(withDrafts), name).toEqual(await load(SEED));
+    }
+  });
+
+  it('drafts: the draft takes the place of the published document, under its id', async () => {
+    expect((await privacyOf(withDrafts, 'drafts')).title).toBe(DRAFT_TITLE);
+    expect(await queryDataset(withDrafts, '*[_type == "privacyPolicy"]{ _id, title }', {}, 'drafts')).toEqual([
+      { _id: 'privacyPolicy', title: DRAFT_TITLE },
+    ]);
+    // Documents without a draft read as published.
+    expect(await landingOf(withDrafts, 'drafts')).toEqual(await landingOf(SEED));
+  });
+});

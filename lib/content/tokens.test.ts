@@ -1,0 +1,159 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { LANDING_PAGE_QUERY_RESULT, PRIVACY_POLICY_QUERY_RESULT, SETTINGS_QUERY_RESULT, SUPPORT_PAGE_QUERY_RESULT } from '@/sanity.types';
+
+import { queryDataset } from './embedded';
+import { LANDING_PAGE_QUERY, PRIVACY_POLICY_QUERY, SETTINGS_QUERY, SUPPORT_PAGE_QUERY } from './queries';
+import { fillTokens } from './tokens';
+
+const SEED = fileURLToPath(new URL('../../content/production.ndjson', import.meta.url));
+const TOKEN = '{radius}';
+
+/** Every string in a value, however deeply nested (Portable Text spans included). */
+function stringsIn(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsIn);
+  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(stringsIn);
+  return [];
+}
+
+const count = (strings: string[], pattern: RegExp) => strings.reduce((sum, text) => sum + (text.match(pattern)?.length ?? 0), 0);
+
+function present<T>(value: T | null | undefined, what: string): T {
+  if (value == null) throw new Error(`${what} is missing`);
+  return value;
+}
+
+/** What getLandingPage and getPrivacyPolicy in index.ts do: query, then fill {radius} from Site settings. */
+async function pagesOf(file: string) {
+  const settings = present(await queryDataset<SETTINGS_QUERY_RESULT>(file, SETTINGS_QUERY, {}, 'published'), 'siteSettings');
+  const landing = present(await queryDataset<LANDING_PAGE_QUERY_RESULT>(file, LANDING_PAGE_QUERY, {}, 'published'), 'landingPage');
+  const privacy = present(await queryDataset<PRIVACY_POLICY_QUERY_RESULT>(file, PRIVACY_POLICY_QUERY, {}, 'published'), 'privacyPolicy');
+  const tokens = { radius: settings.radiusMiles };
+  return { settings, raw: { landing, privacy }, filled: { landing: fillTokens(landing, tokens), privacy: fillTokens(privacy, tokens) } };
+}
+
+const sectionText = (privacy: NonNullable<PRIVACY_POLICY_QUERY_RESULT>, index: number) =>
+  (present(privacy.sections?.[index], `privacy section ${index + 1}`).body ?? [])
+    .flatMap((block) => block.children ?? [])
+    .map((span) => span.text ?? '')
+    .join('');
+
+describe('the radius setting reaches every mention', () => {
+  let dir: string;
+  let fiveMiles: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'tokens-test-'));
+    fiveMiles = join(dir, 'five-miles.ndjson');
+    const lines = (await readFile(SEED, 'utf8')).split('\n').filter((line) => line.trim() !== '');
+    const changed = lines.map((line) => {
+      const doc = JSON.parse(line) as { _id: string; radiusMiles?: number };
+      return doc._id === 'siteSettings' ? JSON.stringify({ ...doc, radiusMiles: 5 }) : line;
+    });
+    await writeFile(fiveMiles, changed.join('\n') + '\n');
+  });
+
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('the seed writes {radius} in both pages, so the filling below is not vacuous', async () => {
+    const { raw } = await pagesOf(SEED);
+    expect(count(stringsIn(raw.landing), /\{radius\}/g)).toBeGreaterThanOrEqual(2);
+    expect(count(stringsIn(raw.privacy), /\{radius\}/g)).toBeGreaterThanOrEqual(1);
+  });
+
+  it('with the seed radius of 3, the hero, the first card and privacy section 2 say 3', async () => {
+    const { settings, filled } = await pagesOf(SEED);
+    expect(settings.radiusMiles).toBe(3);
+    expect(filled.landing.hero?.text).toContain('within 3 miles of you');
+    expect(filled.landing.features?.cards?.[0]?.title).toBe('3-Mile Radius');
+    expect(sectionText(filled.privacy, 1)).toContain('3-mile radius');
+  });
+
+  it.each(['landing', 'privacy'] as const)('no string in the %s result still contains {radius}', async (page) => {
+    const { filled } = await pagesOf(SEED);
+    expect(stringsIn(filled[page]).filter((text) => text.includes(TOKEN))).toEqual([]);
+  });
+
+  it('with radius 5 every mention says 5 and none says 3', async () => {
+    const { settings, raw, filled } = await pagesOf(fiveMiles);
+    expect(settings.radiusMiles).toBe(5);
+    expect(filled.landing.hero?.text).toContain('within 5 miles of you');
+    expect(filled.landing.features?.cards?.[0]?.title).toBe('5-Mile Radius');
+    expect(sectionText(filled.privacy, 1)).toContain('5-mile radius');
+
+    const before = [...stringsIn(raw.landing), ...stringsIn(raw.privacy)];
+    const after = [...stringsIn(filled.landing), ...stringsIn(filled.privacy)];
+    expect(after.filter((text) => text.includes(TOKEN))).toEqual([]);
+    expect(count(after, /\b5[- ]mile/gi)).toBe(count(before, /\{radius\}[- ]mile/gi));
+    expect(after.filter((text) => /\b3[- ]mile/i.test(text))).toEqual([]);
+  });
+
+  it('the support page and the settings, which are not filled, write no {radius}', async () => {
+    // index.ts fills tokens only in the landing page and the privacy policy; a token elsewhere would reach readers as is.
+    const settings = await queryDataset<SETTINGS_QUERY_RESULT>(SEED, SETTINGS_QUERY, {}, 'published');
+    const support = await queryDataset<SUPPORT_PAGE_QUERY_RESULT>(SEED, SUPPORT_PAGE_QUERY, {}, 'published');
+    expect(stringsIn(support).length).toBeGreaterThan(0);
+    expect([...stringsIn(settings), ...stringsIn(support)].filter((text) => text.includes(TOKEN))).toEqual([]);
+  });
+});
+
+describe('fillTokens', () => {
+  it.each([
+    ['a lone token', '{radius}', '3'],
+    ['every occurrence in a string', '{radius} miles, {radius}-mile', '3 miles, 3-mile'],
+    ['text without a token', 'no radius here', 'no radius here'],
+    ['a misspelt token', '{Radius} {radius }', '{Radius} {radius }'],
+  ])('strings: %s', (_case, input, expected) => {
+    expect(fillTokens(input, { radius: 3 })).toBe(expected);
+  });
+
+  it('fills strings nested in arrays and objects and leaves everything else as it was', () => {
+    const input = {
+      title: '{radius}-Mile Radius',
+      count: 4,
+      visible: true,
+      missing: null,
+      unset: undefined,
+      list: ['within {radius} miles', 7, false, null, { deep: ['{radius}'] }],
+    };
+    expect(fillTokens(input, { radius: 3 })).toEqual({
+      title: '3-Mile Radius',
+      count: 4,
+      visible: true,
+      missing: null,
+      unset: undefined,
+      list: ['within 3 miles', 7, false, null, { deep: ['3'] }],
+    });
+  });
+
+  it.each([4, true, null, undefined])('returns the non-string %s unchanged', (value) => {
+    expect(fillTokens(value, { radius: 3 })).toBe(value);
+  });
+
+  it('does not change the value it was given', () => {
+    const input = { text: ['{radius} miles'] };
+    fillTokens(input, { radius: 3 });
+    expect(input).toEqual({ text: ['{radius} miles'] });
+  });
+
+  it('leaves object keys alone (only values are text)', () => {
+    expect(fillTokens({ '{radius}': '{radius}' }, { radius: 3 })).toEqual({ '{radius}': '3' });
+  });
+
+  it.each([null, undefined])('with radius %s leaves the text as is', (radius) => {
+    const input = { hero: { text: 'within {radius} miles of you' }, cards: [{ title: '{radius}-Mile Radius' }] };
+    expect(fillTokens(input, { radius })).toEqual(input);
+  });
+
+  it('fills a radius of 0 (0 is a number, not a missing setting)', () => {
+    expect(fillTokens('{radius} miles', { radius: 0 })).toBe('0 miles');
+  });
+});

@@ -13,6 +13,8 @@ const nextConfig: NextConfig = {
   // Lets benchmarks and parallel test runs keep separate builds side by side.
   distDir: process.env.NEXT_DIST_DIR || '.next',
   reactStrictMode: true,
+  // PGlite loads its WebAssembly and data files from its own package directory.
+  serverExternalPackages: ['@electric-sql/pglite'],
   poweredByHeader: false,
   experimental: {
     // Two root layouts (site and Studio) need one 404 for every unmatched path.

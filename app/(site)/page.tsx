@@ -20,7 +20,7 @@ function StoreButton({ href, label }: { href: string | null; label: string | nul
     // No store listing yet: say so instead of linking nowhere.
     return (
       <span className={`${className} flex-col bg-white/15 text-white ring-1 ring-white/40`}>
-        {label}
+        <span>{label}</span>
         <span className="text-xs font-normal">Coming soon</span>
       </span>
     );
@@ -49,7 +49,7 @@ export default async function LandingPage() {
           <a
             href="#features"
             aria-label={stegaClean(hero?.scrollLabel) ?? undefined}
-            className="mt-14 inline-flex h-12 w-12 items-center justify-center rounded-full ring-1 ring-white/50 hover:bg-white/10 motion-safe:animate-bounce"
+            className="mt-14 inline-flex h-12 w-12 items-center justify-center rounded-full ring-1 ring-white/50 hover:bg-white/10"
           >
             <Icon name="arrowDown" className="h-6 w-6" />
           </a>

@@ -53,6 +53,9 @@ test('a wrongly signed, unsigned or malformed webhook changes nothing', async ({
 });
 
 test('a FAQ edit refreshes /support and leaves /privacy as it was', async ({ page, baseURL }) => {
+  // Render both pages first, so neither is still waiting on an earlier refresh.
+  await page.goto('/privacy');
+  await page.goto('/support');
   const answer = `Answers come fast ${Date.now()}.`;
   const privacyText = `Not yet published ${Date.now()}.`;
   await setFirstSupportAnswer(answer);

@@ -1,14 +1,14 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { insertAsAnon, migrate, openStore } from '@/lib/support/pglite';
+import { insertAsAnon, migrateStore, openStore } from '@/lib/support/pglite';
 
 /** The migrations on a real Postgres (PGlite, in memory), exercised as the anon role the public key maps to. */
 let db: PGlite;
 
 beforeAll(async () => {
   db = await openStore(undefined);
-});
+}, 60_000);
 afterAll(async () => db.close());
 
 const request = { email: 'student@example.edu', subject: 'Feed is empty', message: 'Nothing shows near me.', type: 'issue' };
@@ -79,7 +79,7 @@ describe('newsletter_subscribers as anon', () => {
 
 describe('migrate', () => {
   it('applies each migration once', async () => {
-    expect(await migrate(db)).toEqual([]);
+    expect(await migrateStore(db)).toEqual([]);
     const versions = (await db.query<{ version: string }>('select version from public.schema_migrations order by version')).rows;
     expect(versions.map((row) => row.version)).toEqual(['20261122000000_support_requests.sql', '20261122000100_newsletter_subscribers.sql']);
   });

@@ -16,9 +16,13 @@ function limiter() {
   return (globalForLimiter.supportLimiter ??= createRateLimiter(max, windowSeconds * 1000));
 }
 
+/**
+ * The address the nearest proxy saw: the last x-forwarded-for entry. Earlier
+ * entries come from the client and could be forged to dodge the rate limit.
+ */
 async function clientAddress(): Promise<string> {
   const list = await headers();
-  return list.get('x-forwarded-for')?.split(',')[0]?.trim() || list.get('x-real-ip') || 'unknown';
+  return list.get('x-forwarded-for')?.split(',').at(-1)?.trim() || list.get('x-real-ip') || 'unknown';
 }
 
 function text(formData: FormData, name: string): string {

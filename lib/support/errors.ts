@@ -7,14 +7,14 @@ import { LIMITS, MESSAGES } from './validation';
  * Never carries SQL, stack or backend detail: those go to the server log.
  */
 export class StoreError extends Error {
-  constructor(
-    readonly kind: 'rejected' | 'unavailable',
-    message: string,
-    readonly code?: string,
-    options?: { cause?: unknown },
-  ) {
+  readonly kind: 'rejected' | 'unavailable';
+  readonly code?: string;
+
+  constructor(kind: 'rejected' | 'unavailable', message: string, code?: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'StoreError';
+    this.kind = kind;
+    this.code = code;
   }
 }
 
@@ -24,25 +24,35 @@ const CONSTRAINT_MESSAGES: Record<string, string> = {
   support_requests_email_length: MESSAGES.tooLong('Email', LIMITS.email),
   support_requests_subject_length: MESSAGES.tooLong('Subject', LIMITS.subject),
   support_requests_message_length: MESSAGES.tooLong('Message', LIMITS.message),
-  support_requests_email_not_blank: MESSAGES.empty,
-  support_requests_subject_not_blank: MESSAGES.empty,
-  support_requests_message_not_blank: MESSAGES.empty,
+  support_requests_email_not_blank: 'Email must not be blank.',
+  support_requests_subject_not_blank: 'Subject must not be blank.',
+  support_requests_message_not_blank: 'Message must not be blank.',
   newsletter_subscribers_email_length: MESSAGES.tooLong('Email', LIMITS.email),
-  newsletter_subscribers_email_not_blank: MESSAGES.email,
+  newsletter_subscribers_email_not_blank: 'Email must not be blank.',
 };
 
-/** The parts of a Postgres (PGlite) or PostgREST error that matter here. */
+/**
+ * The parts of a Postgres (PGlite) or PostgREST error that matter here. PGlite
+ * names the constraint in `constraint`; PostgREST only in `message`, as
+ * `new row for relation "t" violates check constraint "name"`.
+ */
 export type BackendError = { code?: string; message?: string; details?: string | null; constraint?: string };
 
 const CHECK_VIOLATION = '23514';
 
-export function toStoreError(error: BackendError | null | undefined, context: string): StoreError {
-  const code = error?.code;
-  const text = [error?.constraint, error?.message, error?.details].filter(Boolean).join(' ');
-  const constraint = Object.keys(CONSTRAINT_MESSAGES).find((name) => text.includes(name));
+function constraintOf(error: BackendError): string | undefined {
+  // Only the message's own quoting counts: `details` quotes the visitor's data.
+  return error.constraint ?? /violates check constraint "([^"]+)"/.exec(error.message ?? '')?.[1];
+}
+
+/** Turns whatever a backend failed with (a Postgres error, a PostgREST answer, a thrown TypeError) into a StoreError. */
+export function toStoreError(error: unknown, context: string): StoreError {
+  const backend: BackendError = typeof error === 'object' && error !== null ? (error as BackendError) : { message: String(error) };
+  const code = typeof backend.code === 'string' && backend.code ? backend.code : undefined;
+  const constraint = constraintOf(backend);
   const known = code === CHECK_VIOLATION && constraint ? CONSTRAINT_MESSAGES[constraint] : undefined;
-  // Backend details can quote the visitor's data; the log keeps what identifies the failure.
-  console.error(`${context} failed`, { code, message: error?.message, constraint });
+  // The log keeps what identifies the failure; details (which can quote the visitor's data) stay out.
+  console.error(`${context} failed`, { code, message: backend.message, constraint });
   return known
     ? new StoreError('rejected', known, code, { cause: error })
     : new StoreError('unavailable', GENERIC_FAILURE, code, { cause: error });

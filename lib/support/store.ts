@@ -5,15 +5,17 @@ import path from 'node:path';
 import { supabaseConfig } from '@/lib/env/public';
 import { dataDir } from '@/lib/env/server';
 
-import { StoreError, toStoreError, type BackendError } from './errors';
-import { insertAsAnon, sharedStore } from './pglite';
+import { StoreError, toStoreError } from './errors';
+import { insertAsAnon, sharedStore, type Table } from './pglite';
 import { createSupabase } from './supabase';
-import type { SupportRequest } from './validation';
+import type { RequestType } from './validation';
 
 export { StoreError };
+export type { RequestType };
+export type SupportRequestInput = { email: string; subject: string; message: string; type: RequestType };
 
-type Table = 'support_requests' | 'newsletter_subscribers';
-type Insert = (table: Table, row: Record<string, string>) => Promise<BackendError | null>;
+/** Inserts one row as the public (anon) role; rejects with the backend's error as is. */
+type Insert = (table: Table, row: Record<string, string>) => Promise<void>;
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -24,39 +26,31 @@ function createInsert(): Insert {
     const supabase = createSupabase(config);
     // A plain insert with no .select(): the public key may not read rows back.
     return async (table, row) => {
-      try {
-        const { error } = await supabase.from(table).insert(row);
-        return error;
-      } catch (error) {
-        return { message: error instanceof Error ? error.message : String(error) };
-      }
+      const { error } = await supabase.from(table).insert(row);
+      if (error) throw error;
     };
   }
   const dir = path.join(dataDir(), 'pglite');
-  return async (table, row) => {
-    try {
-      await insertAsAnon(await sharedStore(dir), table, row);
-      return null;
-    } catch (error) {
-      return error as BackendError;
-    }
-  };
+  return async (table, row) => insertAsAnon(await sharedStore(dir), table, row);
 }
 
 let insert: Insert | undefined;
 
-async function write(table: Table, row: Record<string, string>, context: string, isSuccess = (_: BackendError) => false) {
-  const error = await (insert ??= createInsert())(table, row);
-  if (error && !isSuccess(error)) throw toStoreError(error, context);
+async function write(table: Table, row: Record<string, string>, isSuccess: (error: unknown) => boolean = () => false) {
+  try {
+    await (insert ??= createInsert())(table, row);
+  } catch (error) {
+    if (!isSuccess(error)) throw toStoreError(error, `${table} insert`);
+  }
 }
 
 /** Stores a request with status 'new' (the column default); resolves only once the row is committed. */
-export async function saveSupportRequest(request: SupportRequest): Promise<void> {
-  await write('support_requests', { ...request }, 'support request insert');
+export async function saveSupportRequest({ email, subject, message, type }: SupportRequestInput): Promise<void> {
+  await write('support_requests', { email, subject, message, type });
 }
 
-/** Subscribes an address; an address already on the list is a success too. */
+/** Subscribes an address; an address already on the list is a success too, and says nothing about who subscribed. */
 export async function saveSubscriber(email: string): Promise<void> {
-  // Two sign-ups of one address at the same instant can still meet the unique index.
-  await write('newsletter_subscribers', { email }, 'subscriber insert', (error) => error.code === UNIQUE_VIOLATION);
+  // The trigger skips known addresses, but two sign-ups at the same instant can still meet the unique index.
+  await write('newsletter_subscribers', { email }, (error) => (error as { code?: unknown } | null)?.code === UNIQUE_VIOLATION);
 }

@@ -36,6 +36,7 @@ create trigger skip_known_subscriber
 alter table public.newsletter_subscribers enable row level security;
 
 revoke all on table public.newsletter_subscribers from public, anon, authenticated;
+grant usage on schema public to anon, authenticated;
 grant insert (email) on table public.newsletter_subscribers to anon, authenticated;
 
 drop policy if exists "Visitors can subscribe" on public.newsletter_subscribers;

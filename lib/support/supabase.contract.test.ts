@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+import { freePort, startSupabaseStack, type SupabaseStack } from '@/tests/support/postgrest-harness';
+
+import { GENERIC_FAILURE } from './form-state';
+
+/**
+ * The Supabase backend of the store, unchanged: real supabase-js against real
+ * PostgREST over the same migrations (PGlite behind pglite-socket).
+ */
+let stack: SupabaseStack;
+let store: typeof import('./store');
+
+beforeAll(async () => {
+  stack = await startSupabaseStack();
+  vi.stubEnv('NEXT_PUBLIC_SUPABASE_URL', stack.url);
+  vi.stubEnv('NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY', stack.publishableKey);
+  vi.resetModules();
+  store = await import('./store');
+}, 60_000);
+
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await stack?.close();
+}, 30_000);
+
+const request = { email: 'student@example.edu', subject: 'Map is blank', message: 'Nothing loads near school.', type: 'feedback' } as const;
+
+const rows = (sql: string) => stack.query(sql);
+
+describe('store on Supabase', () => {
+  it('inserts a request that is stored with status new', async () => {
+    await store.saveSupportRequest(request);
+    expect(await rows("select email, subject, message, type, status from support_requests where subject = 'Map is blank'")).toEqual([
+      { ...request, status: 'new' },
+    ]);
+  });
+
+  it('turns a violated limit into the message a visitor reads', async () => {
+    const error = await store.saveSupportRequest({ ...request, message: 'm'.repeat(5001) }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(store.StoreError);
+    expect(error).toMatchObject({ kind: 'rejected', message: 'Message must be at most 5000 characters.', code: '23514' });
+  });
+
+  it('refuses a type outside issue, feedback and feature', async () => {
+    const error = await store.saveSupportRequest({ ...request, type: 'bug' as 'issue' }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ kind: 'rejected', message: 'Please choose issue, feedback or feature.' });
+  });
+
+  it('subscribes an address twice without error and stores it once', async () => {
+    await store.saveSubscriber('Reader@Example.com');
+    await store.saveSubscriber('reader@example.com');
+    expect(await rows("select email from newsletter_subscribers where lower(email) = 'reader@example.com'")).toEqual([{ email: 'Reader@Example.com' }]);
+  });
+
+  it('gives the public key no way to read requests or subscribers back', async () => {
+    const { createSupabase } = await import('./supabase');
+    const client = createSupabase({ url: stack.url, publishableKey: stack.publishableKey });
+    for (const table of ['support_requests', 'newsletter_subscribers']) {
+      const { data, error } = await client.from(table).select('*');
+      expect(data).toBeNull();
+      expect(error).toMatchObject({ code: '42501' });
+    }
+  });
+
+  it('reports the store as unavailable while PostgREST is down, and recovers without a restart', async () => {
+    await stack.stopPostgrest();
+    const error = await store.saveSupportRequest({ ...request, subject: 'While down' }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ kind: 'unavailable', message: GENERIC_FAILURE });
+    expect(await rows("select 1 from support_requests where subject = 'While down'")).toEqual([]);
+
+    await stack.startPostgrest();
+    await store.saveSupportRequest({ ...request, subject: 'After restart' });
+    expect(await rows("select status from support_requests where subject = 'After restart'")).toEqual([{ status: 'new' }]);
+  });
+
+  it('reports the store as unavailable when nothing answers at the URL at all', async () => {
+    vi.stubEnv('NEXT_PUBLIC_SUPABASE_URL', `http://127.0.0.1:${await freePort()}`);
+    vi.resetModules();
+    const unreachable = await import('./store');
+    const error = await unreachable.saveSupportRequest(request).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(unreachable.StoreError);
+    expect(error).toMatchObject({ kind: 'unavailable', message: GENERIC_FAILURE });
+  });
+});

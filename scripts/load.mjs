@@ -1,0 +1,594 @@
+#!/usr/bin/env node
+/**
+ * npm run load — a bounded load test of the support form on loopback, against an existing production
+ * build (it builds nothing): `next build` first, or point NEXT_DIST_DIR at a build.
+ *
+ *   (a) submit   20 clients post the support form for LOAD_SECONDS, exactly as a browser without
+ *                JavaScript does (multipart form POST with React's $ACTION_ fields) → accepted/s, p50/p99,
+ *                errors; after the server stops, the rows in its PGlite store must be the accepted ones.
+ *   (b) mixed    50 clients GET / and 50 clients post the form, at once, for LOAD_SECONDS → 0 errors, 0 lost.
+ *   (c) faults   a second server on the hosted backend (the local Supabase stand-in: PostgREST over
+ *                Postgres, tests/support/postgrest-harness.ts); PostgREST is stopped for the middle third
+ *                of the run and started again: visitors get the failure message, the server stays up, no
+ *                row is half-written or lost, and submissions succeed again without a restart.
+ *
+ * Every server runs on a free 127.0.0.1 port with a fresh DATA_DIR in a temp dir and a high rate limit;
+ * all of it is stopped and removed at the end. Prints a table and writes bench/load-report.json.
+ * Exits 1 when an invariant fails (errors in a/b, a lost row, the fault phase not behaving).
+ *
+ *   NEXT_DIST_DIR        the build to serve (default .next)
+ *   LOAD_SECONDS         length of each phase (default 60); LOAD_SECONDS=5 for a quick run
+ *   LOAD_PHASES          which phases, e.g. "a,c" (default a,b,c)
+ *   LOAD_SUBMIT_CLIENTS  clients of (a) and (c) (default 20)
+ *   LOAD_MIXED_CLIENTS   clients per kind in (b) (default 50)
+ *   LOAD_TIMEOUT_MS      per-request timeout (default 30000)
+ */
+import { fork, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+import { PGlite } from '@electric-sql/pglite';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const NEXT_BIN = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
+const HARNESS = path.join(ROOT, 'tests', 'support', 'postgrest-harness.ts');
+const REPORT = path.join(ROOT, 'bench', 'load-report.json');
+
+const DIST_DIR = process.env.NEXT_DIST_DIR || '.next';
+const SECONDS = positive('LOAD_SECONDS', 60);
+const SUBMIT_CLIENTS = positive('LOAD_SUBMIT_CLIENTS', 20);
+const MIXED_CLIENTS = positive('LOAD_MIXED_CLIENTS', 50);
+const TIMEOUT_MS = positive('LOAD_TIMEOUT_MS', 30_000);
+const PHASES = new Set((process.env.LOAD_PHASES || 'a,b,c').split(',').map((phase) => phase.trim()));
+
+const SENT_TEXT = 'Thanks! Your request has been sent.';
+const GENERIC_FAILURE = 'Failed to submit request. Please try again.';
+const FORM_ACTION = '/support#request-feedback';
+
+function positive(name, fallback) {
+  const raw = process.env[name];
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!(value > 0)) throw new Error(`${name} must be a positive number, got "${raw}"`);
+  return value;
+}
+
+/** Every process this script starts, so an interruption stops them too. */
+const children = new Set();
+function track(child, signalOnExit = 'SIGKILL') {
+  child.signalOnExit = signalOnExit;
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+process.once('exit', () => {
+  for (const child of children) child.kill(child.signalOnExit);
+});
+
+const log = (...args) => console.log(`[load ${new Date().toISOString().slice(11, 19)}]`, ...args);
+
+// ---------------------------------------------------------------------------------------------------
+// Processes
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** `next start` on a free loopback port; resolves once GET / answers 200. */
+async function startServer(name, env) {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const child = track(spawn(process.execPath, [NEXT_BIN, 'start', '-p', String(port), '-H', '127.0.0.1'], {
+    cwd: ROOT,
+    env: { ...process.env, NEXT_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: '1', RATE_LIMIT_MAX: '1000000', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }));
+  const output = [];
+  const keep = (chunk) => {
+    output.push(...String(chunk).split('\n').filter(Boolean));
+    if (output.length > 200) output.splice(0, output.length - 200);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} server exited (${child.exitCode}):\n${output.join('\n')}`);
+    if (Date.now() > deadline) throw new Error(`${name} server did not answer within 60 s:\n${output.join('\n')}`);
+    const ok = await fetch(`${origin}/`).then((response) => response.ok, () => false);
+    if (ok) break;
+    await sleep(200);
+  }
+  return {
+    origin,
+    output,
+    alive: () => child.exitCode === null && child.signalCode === null,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      if (!(await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)]))) {
+        child.kill('SIGKILL');
+        await exited;
+      }
+    },
+  };
+}
+
+/**
+ * The Supabase stand-in in its own process (so its Postgres does not share the load generator's
+ * event loop), driven over IPC: stop / start PostgREST, query the database.
+ */
+async function startStack() {
+  const code = `
+    import { startSupabaseStack } from ${JSON.stringify(pathToFileURL(HARNESS).href)};
+    const stack = await startSupabaseStack();
+    let closing;
+    const close = () => (closing ??= stack.close());
+    process.on('disconnect', () => void close().finally(() => process.exit(0)));
+    // SIGTERM stops PostgREST too (SIGKILL would leave it running).
+    for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => void close().finally(() => process.exit(0)));
+    process.on('message', async ({ id, command, sql, params }) => {
+      try {
+        let result = null;
+        if (command === 'stop') await stack.stopPostgrest();
+        else if (command === 'start') await stack.startPostgrest();
+        else if (command === 'query') result = await stack.query(sql, params);
+        else if (command === 'close') await close();
+        process.send({ id, result });
+      } catch (error) {
+        process.send({ id, error: String(error?.stack ?? error) });
+      }
+    });
+    process.send({ ready: true, url: stack.url, publishableKey: stack.publishableKey });
+  `;
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'load-stack-'));
+  const script = path.join(dir, 'stack.mjs');
+  await writeFile(script, code);
+  const child = track(fork(script, [], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] }), 'SIGTERM');
+  const ready = await new Promise((resolve, reject) => {
+    child.once('exit', (exitCode) => reject(new Error(`Supabase stand-in exited (${exitCode}) before it was ready`)));
+    child.on('message', (message) => message.ready && resolve(message));
+  });
+  let next = 0;
+  const pending = new Map();
+  child.on('message', (message) => {
+    const waiting = pending.get(message.id);
+    if (!waiting) return;
+    pending.delete(message.id);
+    if (message.error) waiting.reject(new Error(message.error));
+    else waiting.resolve(message.result);
+  });
+  const call = (command, sql, params) =>
+    new Promise((resolve, reject) => {
+      const id = ++next;
+      pending.set(id, { resolve, reject });
+      child.send({ id, command, sql, params });
+    });
+  return {
+    url: ready.url,
+    publishableKey: ready.publishableKey,
+    stopPostgrest: () => call('stop'),
+    startPostgrest: () => call('start'),
+    query: (sql, params) => call('query', sql, params),
+    async close() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        await call('close').catch(() => {});
+        child.disconnect();
+        await Promise.race([exited, sleep(5_000)]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// ---------------------------------------------------------------------------------------------------
+// HTTP, as a browser without JavaScript
+
+/** One request on a keep-alive agent; never throws: failures come back as { error }. */
+function send(agent, url, { method = 'GET', headers = {}, body } = {}) {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const request = http.request(url, { method, agent, headers, timeout: TIMEOUT_MS }, (response) => {
+      const chunks = [];
+      response.on('data', (chunk) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({ status: response.statusCode, text: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - started }),
+      );
+      response.on('error', (error) => resolve({ error: error.code || error.message, ms: performance.now() - started }));
+    });
+    request.on('timeout', () => request.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
+    request.on('error', (error) => resolve({ error: error.code || error.message, ms: performance.now() - started }));
+    request.end(body);
+  });
+}
+
+const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+const decode = (text) =>
+  text.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (whole, entity) =>
+    entity[0] === '#'
+      ? String.fromCodePoint(entity[1].toLowerCase() === 'x' ? parseInt(entity.slice(2), 16) : Number(entity.slice(1)))
+      : (ENTITIES[entity] ?? whole),
+  );
+
+/** What the browser would send for the feedback form untouched: React's $ACTION_ fields, type, honeypot. */
+async function loadForm(origin) {
+  const answer = await send(undefined, `${origin}/support`);
+  if (answer.status !== 200) throw new Error(`GET /support answered ${answer.status ?? answer.error}`);
+  const start = answer.text.indexOf(`action="${FORM_ACTION}"`);
+  if (start < 0) throw new Error(`no form with action ${FORM_ACTION} on /support`);
+  const form = answer.text.slice(start, answer.text.indexOf('</form>', start));
+  const controls = [];
+  for (const [tag] of form.matchAll(/<(input|textarea)\b[^>]*>/g)) {
+    const name = /\sname="([^"]*)"/.exec(tag)?.[1];
+    if (!name) continue;
+    const value = /\svalue="([^"]*)"/.exec(tag)?.[1] ?? '';
+    controls.push([decode(name), decode(value)]);
+  }
+  return controls;
+}
+
+function multipart(fields) {
+  const boundary = `----load${Math.random().toString(16).slice(2)}`;
+  const parts = fields.map(
+    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name.replace(/"/g, '%22')}"\r\n\r\n${value}\r\n`,
+  );
+  return { body: Buffer.from(`${parts.join('')}--${boundary}--\r\n`), type: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** The visitor's fields for submission `id` of `phase`: every stored row can be checked against them. */
+const visitorFields = (phase, id) => ({
+  email: `load.${phase}.${id}@example.com`,
+  subject: `load ${phase} #${id}`,
+  message: `Load test ${phase}, submission #${id}.\nThe app stopped working after the update; steps to reproduce follow.`,
+});
+
+async function submit(agent, origin, controls, phase, id, address) {
+  const fields = visitorFields(phase, id);
+  const { body, type } = multipart(controls.map(([name, value]) => [name, fields[name] ?? value]));
+  const answer = await send(agent, `${origin}/support`, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': type, 'content-length': body.length, origin, accept: 'text/html', 'x-forwarded-for': address },
+  });
+  let outcome;
+  if (answer.error) outcome = `error: ${answer.error}`;
+  else if (answer.status !== 200) outcome = `error: HTTP ${answer.status}`;
+  else if (answer.text.includes(SENT_TEXT)) outcome = 'accepted';
+  else if (answer.text.includes(GENERIC_FAILURE)) outcome = 'failed';
+  else outcome = 'error: no outcome on the page';
+  return { outcome, ms: answer.ms };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Measuring
+
+function percentile(sorted, p) {
+  if (sorted.length === 0) return null;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+function summarize(samples, seconds) {
+  const sorted = samples.map((sample) => sample.ms).sort((a, b) => a - b);
+  const count = (predicate) => samples.filter(predicate).length;
+  const errors = {};
+  for (const { outcome } of samples) if (outcome.startsWith('error')) errors[outcome] = (errors[outcome] ?? 0) + 1;
+  const round = (value) => (value === null ? null : Math.round(value * 10) / 10);
+  return {
+    requests: samples.length,
+    accepted: count((sample) => sample.outcome === 'accepted' || sample.outcome === 'ok'),
+    failed: count((sample) => sample.outcome === 'failed'),
+    errors: count((sample) => sample.outcome.startsWith('error')),
+    errorKinds: errors,
+    perSecond: round(samples.length / seconds),
+    acceptedPerSecond: round(count((sample) => sample.outcome === 'accepted' || sample.outcome === 'ok') / seconds),
+    p50: round(percentile(sorted, 50)),
+    p99: round(percentile(sorted, 99)),
+    max: round(sorted.at(-1) ?? null),
+  };
+}
+
+/** `clients` loops of `work` until the deadline; in-flight requests finish (bounded by the timeout). */
+async function run(clients, seconds, work) {
+  const deadline = performance.now() + seconds * 1000;
+  const samples = [];
+  await Promise.all(
+    Array.from({ length: clients }, async (_, client) => {
+      while (performance.now() < deadline) samples.push({ ...(await work(client)), at: performance.now() });
+    }),
+  );
+  return samples;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Checking what got stored
+
+/** Compares stored rows with the accepted submissions of one phase. */
+function reconcile(phase, rows, accepted, failed) {
+  const byId = new Map();
+  const malformed = [];
+  for (const row of rows) {
+    const id = /^load (\w+) #(\d+)$/.exec(row.subject);
+    if (!id || id[1] !== phase) continue;
+    const expected = { ...visitorFields(phase, Number(id[2])), type: 'feedback', status: 'new' };
+    const complete = Object.entries(expected).every(([column, value]) => row[column] === value) && row.id && row.created_at;
+    if (!complete) malformed.push(row);
+    byId.set(Number(id[2]), (byId.get(Number(id[2])) ?? 0) + 1);
+  }
+  const lost = [...accepted].filter((id) => !byId.has(id));
+  const duplicated = [...byId].filter(([, count]) => count > 1).map(([id]) => id);
+  // Stored although the visitor saw a failure: the insert committed but its answer was lost on the way.
+  const unacknowledged = [...byId.keys()].filter((id) => !accepted.has(id));
+  return {
+    stored: [...byId.values()].reduce((sum, count) => sum + count, 0),
+    accepted: accepted.size,
+    lost: lost.length,
+    duplicated: duplicated.length,
+    malformed: malformed.length,
+    unacknowledged: unacknowledged.length,
+    unacknowledgedOfFailed: unacknowledged.filter((id) => failed.has(id)).length,
+    examples: { lost: lost.slice(0, 5), malformed: malformed.slice(0, 3), unacknowledged: unacknowledged.slice(0, 5) },
+  };
+}
+
+async function readPglite(dataDir) {
+  const dir = path.join(dataDir, 'pglite');
+  if (!existsSync(dir)) return [];
+  const db = await PGlite.create(dir);
+  try {
+    return (await db.query('select id::text, email, subject, message, type, status, created_at::text from public.support_requests')).rows;
+  } finally {
+    await db.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Phases
+
+let sequence = 0;
+const submissionTracker = () => ({ accepted: new Set(), failed: new Set() });
+
+function submitter(agent, origin, controls, phase, tracker) {
+  return async (client) => {
+    const id = ++sequence;
+    const result = await submit(agent, origin, controls, phase, id, `10.${phase.charCodeAt(0) % 256}.${client >> 8}.${client & 255}`);
+    if (result.outcome === 'accepted') tracker.accepted.add(id);
+    else if (result.outcome === 'failed') tracker.failed.add(id);
+    return result;
+  };
+}
+
+async function embeddedPhases(report, failures) {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'load-embedded-'));
+  const server = await startServer('embedded', { DATA_DIR: dataDir, CONTENT_FILE: path.join(ROOT, 'content', 'production.ndjson') });
+  const trackers = { a: submissionTracker(), b: submissionTracker() };
+  try {
+    const controls = await loadForm(server.origin);
+    // The store opens (and migrates) on the first write after a start: measured on its own.
+    const first = await submitter(undefined, server.origin, controls, 'w', (trackers.w = submissionTracker()))(0);
+    report.firstWriteMs = Math.round(first.ms);
+    log(`first write after start (opens the embedded store): ${report.firstWriteMs} ms, ${first.outcome}`);
+
+    if (PHASES.has('a')) {
+      log(`(a) ${SUBMIT_CLIENTS} clients submitting for ${SECONDS} s`);
+      const agent = new http.Agent({ keepAlive: true, maxSockets: SUBMIT_CLIENTS });
+      const samples = await run(SUBMIT_CLIENTS, SECONDS, submitter(agent, server.origin, controls, 'a', trackers.a));
+      agent.destroy();
+      report.phases.a = { clients: SUBMIT_CLIENTS, seconds: SECONDS, submit: summarize(samples, SECONDS) };
+    }
+    if (PHASES.has('b')) {
+      log(`(b) ${MIXED_CLIENTS} clients on GET / and ${MIXED_CLIENTS} submitting, for ${SECONDS} s`);
+      const pageAgent = new http.Agent({ keepAlive: true, maxSockets: MIXED_CLIENTS });
+      const formAgent = new http.Agent({ keepAlive: true, maxSockets: MIXED_CLIENTS });
+      const [pages, submits] = await Promise.all([
+        run(MIXED_CLIENTS, SECONDS, async () => {
+          const answer = await send(pageAgent, `${server.origin}/`);
+          const ok = answer.status === 200 && answer.text.includes('</html>');
+          return { outcome: ok ? 'ok' : `error: ${answer.error ?? `HTTP ${answer.status}`}`, ms: answer.ms };
+        }),
+        run(MIXED_CLIENTS, SECONDS, submitter(formAgent, server.origin, controls, 'b', trackers.b)),
+      ]);
+      pageAgent.destroy();
+      formAgent.destroy();
+      report.phases.b = { clients: { page: MIXED_CLIENTS, submit: MIXED_CLIENTS }, seconds: SECONDS, page: summarize(pages, SECONDS), submit: summarize(submits, SECONDS) };
+    }
+    report.embeddedServerAlive = server.alive();
+  } finally {
+    await server.stop();
+  }
+  // Counted from the store itself, after the server let go of it.
+  const rows = await readPglite(dataDir);
+  for (const phase of ['a', 'b']) {
+    if (!report.phases[phase]) continue;
+    const check = reconcile(phase, rows, trackers[phase].accepted, trackers[phase].failed);
+    report.phases[phase].store = check;
+    const summary = report.phases[phase].submit;
+    if (summary.errors > 0 || summary.failed > 0) failures.push(`(${phase}) ${summary.errors} errors, ${summary.failed} failures shown to visitors`);
+    if (check.lost || check.malformed || check.duplicated) failures.push(`(${phase}) ${check.lost} lost, ${check.malformed} malformed, ${check.duplicated} duplicated rows`);
+    if (check.stored !== check.accepted) failures.push(`(${phase}) ${check.stored} rows stored but ${check.accepted} accepted`);
+  }
+  if (report.phases.b?.page.errors) failures.push(`(b) ${report.phases.b.page.errors} errors on GET /`);
+  await rm(dataDir, { recursive: true, force: true });
+}
+
+async function faultPhase(report, failures) {
+  const stack = await startStack();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'load-hosted-'));
+  let server;
+  try {
+    server = await startServer('hosted', {
+      DATA_DIR: dataDir,
+      CONTENT_FILE: path.join(ROOT, 'content', 'production.ndjson'),
+      NEXT_PUBLIC_SUPABASE_URL: stack.url,
+      NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: stack.publishableKey,
+    });
+    const controls = await loadForm(server.origin);
+    const tracker = submissionTracker();
+    const warm = await submitter(undefined, server.origin, controls, 'c', tracker)(0);
+    if (warm.outcome !== 'accepted') failures.push(`(c) the hosted server did not accept a request before the fault: ${warm.outcome}`);
+
+    log(`(c) ${SUBMIT_CLIENTS} clients submitting for ${SECONDS} s; PostgREST down from ${(SECONDS / 3).toFixed(1)} s to ${((2 * SECONDS) / 3).toFixed(1)} s`);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: SUBMIT_CLIENTS });
+    const probeAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const started = performance.now();
+    const events = {};
+    const faults = (async () => {
+      await sleep((SECONDS * 1000) / 3);
+      events.stopAt = performance.now();
+      await stack.stopPostgrest();
+      events.stopped = performance.now();
+      await sleep((SECONDS * 1000) / 3 - (events.stopped - events.stopAt));
+      events.startAt = performance.now();
+      await stack.startPostgrest();
+      events.started = performance.now();
+    })();
+    // A visitor reading pages meanwhile: the server must stay up through the outage.
+    const probes = run(1, SECONDS, async () => {
+      const answer = await send(probeAgent, `${server.origin}/`);
+      await sleep(250);
+      return { outcome: answer.status === 200 ? 'ok' : `error: ${answer.error ?? `HTTP ${answer.status}`}`, ms: answer.ms };
+    });
+    const samples = await run(SUBMIT_CLIENTS, SECONDS, submitter(agent, server.origin, controls, 'c', tracker));
+    await faults;
+    const pageSamples = await probes;
+    agent.destroy();
+    probeAgent.destroy();
+
+    // Windows by when each request finished; requests in flight at a switch land in the "switch" bucket.
+    const window = (sample) =>
+      sample.at < events.stopAt ? 'before' : sample.at < events.stopped + 50 ? 'switch' : sample.at < events.startAt ? 'down' : sample.at < events.started + 50 ? 'switch' : 'after';
+    const windows = {};
+    for (const name of ['before', 'down', 'after', 'switch']) {
+      const inWindow = samples.filter((sample) => window(sample) === name);
+      const length = name === 'before' ? events.stopAt - started : name === 'down' ? events.startAt - events.stopped : name === 'after' ? performance.now() - events.started : 1;
+      windows[name] = summarize(inWindow, Math.max(length, 1) / 1000);
+    }
+    const recovered = samples.filter((sample) => sample.at > events.started && sample.outcome === 'accepted').map((sample) => sample.at).sort((a, b) => a - b)[0];
+    const rows = await stack.query('select id::text, email, subject, message, type, status, created_at::text from public.support_requests');
+    const check = reconcile('c', rows, tracker.accepted, tracker.failed);
+    report.phases.c = {
+      clients: SUBMIT_CLIENTS,
+      seconds: SECONDS,
+      postgrestDownSeconds: Math.round((events.startAt - events.stopped) / 100) / 10,
+      restartSeconds: Math.round((events.started - events.startAt) / 100) / 10,
+      firstSuccessAfterRestartMs: recovered ? Math.round(recovered - events.started) : null,
+      submit: summarize(samples, SECONDS),
+      windows,
+      pageProbe: summarize(pageSamples, SECONDS),
+      serverAlive: server.alive(),
+      store: check,
+    };
+    const c = report.phases.c;
+    if (!c.serverAlive) failures.push('(c) the server died');
+    if (c.pageProbe.errors) failures.push(`(c) ${c.pageProbe.errors} page loads failed during the run`);
+    if (windows.before.errors || windows.before.failed) failures.push(`(c) ${windows.before.errors + windows.before.failed} submissions failed before the fault`);
+    if (windows.down.accepted || !windows.down.failed) failures.push(`(c) while PostgREST was down: ${windows.down.accepted} accepted, ${windows.down.failed} failure messages`);
+    if (windows.down.errors) failures.push(`(c) ${windows.down.errors} errors (not the failure message) while PostgREST was down`);
+    if (!windows.after.accepted || windows.after.errors || windows.after.failed) failures.push(`(c) after the restart: ${windows.after.accepted} accepted, ${windows.after.failed} failed, ${windows.after.errors} errors`);
+    if (check.lost || check.malformed || check.duplicated) failures.push(`(c) ${check.lost} lost, ${check.malformed} malformed, ${check.duplicated} duplicated rows`);
+    if (check.stored !== check.accepted + check.unacknowledged) failures.push('(c) stored rows do not add up');
+    if (check.unacknowledged) log(`(c) note: ${check.unacknowledged} rows stored although the visitor was told it failed (answer lost at the switch)`);
+  } finally {
+    await server?.stop();
+    await stack.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Report
+
+function table(rows) {
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => String(row[column] ?? '').length)));
+  return rows.map((row) => row.map((cell, column) => String(cell ?? '').padStart(column === 0 ? 0 : widths[column]).padEnd(column === 0 ? widths[0] : 0)).join('  ')).join('\n');
+}
+
+function print(report) {
+  const line = (label, s, store) => [
+    label,
+    s.requests,
+    s.accepted,
+    s.acceptedPerSecond,
+    s.failed,
+    s.errors,
+    s.p50,
+    s.p99,
+    s.max,
+    store?.stored ?? '',
+    store?.lost ?? '',
+    store?.malformed ?? '',
+  ];
+  const rows = [['phase', 'requests', 'ok', 'ok/s', 'failed', 'errors', 'p50 ms', 'p99 ms', 'max ms', 'stored', 'lost', 'half-written']];
+  const { a, b, c } = report.phases;
+  if (a) rows.push(line(`(a) submit x${a.clients}`, a.submit, a.store));
+  if (b) rows.push(line(`(b) GET / x${b.clients.page}`, b.page), line(`(b) submit x${b.clients.submit}`, b.submit, b.store));
+  if (c) {
+    rows.push(line(`(c) submit x${c.clients}, all`, c.submit, c.store));
+    for (const name of ['before', 'down', 'after', 'switch']) rows.push(line(`    ${name}`, c.windows[name]));
+    rows.push(line('(c) GET / probe', c.pageProbe));
+  }
+  console.log(`\nLoad test, ${report.seconds} s per phase, build ${report.distDir}, ${report.machine}`);
+  console.log(table(rows));
+  if (report.firstWriteMs !== undefined) console.log(`first write after a start (embedded store opens): ${report.firstWriteMs} ms`);
+  if (c) {
+    console.log(
+      `(c) PostgREST down ${c.postgrestDownSeconds} s; restart took ${c.restartSeconds} s; first success ${c.firstSuccessAfterRestartMs} ms after it was up; ` +
+        `server alive: ${c.serverAlive}; rows stored though the visitor saw a failure: ${c.store.unacknowledged}`,
+    );
+  }
+  const errorKinds = Object.entries(report.phases).flatMap(([phase, data]) =>
+    ['submit', 'page'].flatMap((kind) => Object.entries(data[kind]?.errorKinds ?? {}).map(([error, count]) => `(${phase}) ${kind}: ${error} x${count}`)),
+  );
+  if (errorKinds.length) console.log(`errors: ${errorKinds.join('; ')}`);
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+if (!existsSync(path.join(ROOT, DIST_DIR, 'BUILD_ID'))) {
+  console.error(`no production build in ${DIST_DIR}: run next build first (NEXT_DIST_DIR picks another build)`);
+  process.exit(2);
+}
+
+const report = {
+  date: new Date().toISOString(),
+  distDir: DIST_DIR,
+  seconds: SECONDS,
+  machine: `${os.cpus().length} CPUs, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+  phases: {},
+};
+const failures = [];
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    console.error(`${signal}: stopping`);
+    process.exit(130);
+  });
+}
+
+if (PHASES.has('a') || PHASES.has('b')) await embeddedPhases(report, failures);
+if (PHASES.has('c')) await faultPhase(report, failures);
+
+report.failures = failures;
+await mkdir(path.dirname(REPORT), { recursive: true });
+await writeFile(REPORT, `${JSON.stringify(report, null, 2)}\n`);
+print(report);
+console.log(`\nreport: ${path.relative(ROOT, REPORT)}`);
+if (failures.length) {
+  console.error(`\nFAILED:\n- ${failures.join('\n- ')}`);
+  process.exit(1);
+}
+console.log('all invariants held: no errors, no lost or half-written rows, recovery without a restart');

@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+/**
+ * npm test — every test, in order, stopping at the first failure:
+ *
+ *   1. TypeGen     schema.json and sanity.types.ts are what `npm run typegen` produces
+ *   2. Types       tsc --noEmit
+ *   3. Unit        vitest run (unit, SQL and contract tests)
+ *   4. Build       next build (skipped when SKIP_BUILD=1 and a build exists)
+ *   5. Browser     playwright test (against that build, in /usr/bin/chromium or CHROMIUM_PATH)
+ *
+ * The environment (CI included) is passed on unchanged; tools print their own summaries.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = path.join(ROOT, 'node_modules', '.bin');
+const TYPEGEN_OUTPUTS = ['schema.json', 'sanity.types.ts'];
+// The origin the browser tests serve the build on (playwright.config.ts); canonical URLs are built in.
+const E2E_SITE_URL = 'http://127.0.0.1:3100';
+
+// This Node (24 under .ci/run or .nvmrc) and the project's tools first on PATH for every child.
+const env = {
+  ...process.env,
+  PATH: [path.dirname(process.execPath), BIN, process.env.PATH].filter(Boolean).join(path.delimiter),
+  NEXT_TELEMETRY_DISABLED: '1',
+};
+
+const STEPS = [
+  { title: 'TypeGen output is up to date', run: typegen },
+  { title: 'Type check (tsc --noEmit)', run: () => exec('tsc', ['--noEmit']) },
+  { title: 'Unit, SQL and contract tests (vitest run)', run: () => exec('vitest', ['run']) },
+  { title: 'Production build (next build)', run: build },
+  { title: 'Browser tests (playwright test)', run: () => exec('playwright', ['test']) },
+];
+
+/** Runs a tool from node_modules/.bin in the repo root; returns its exit code. */
+function exec(tool, args, extraEnv = {}) {
+  const result = spawnSync(path.join(BIN, tool), args, { cwd: ROOT, env: { ...env, ...extraEnv }, stdio: 'inherit' });
+  if (result.error) {
+    console.error(`could not run ${tool}: ${result.error.message}`);
+    return 1;
+  }
+  return result.status ?? 1;
+}
+
+/**
+ * Like exec, for the Sanity CLI: its spinner, which in a log is a line per file of
+ * "Generating query types… / Processed n of m files", is dropped; everything else is printed.
+ */
+function execQuiet(tool, args) {
+  const result = spawnSync(path.join(BIN, tool), args, { cwd: ROOT, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  if (result.error) {
+    console.error(`could not run ${tool}: ${result.error.message}`);
+    return 1;
+  }
+  const progress = /^\s*(- .*…(\s*\([\d.]+%\))?|└─ Processed \d+ of \d+ files.*)$/;
+  const keep = (text) => text.split('\n').filter((line) => !progress.test(line)).join('\n');
+  process.stdout.write(keep(result.stdout ?? ''));
+  process.stderr.write(keep(result.stderr ?? ''));
+  return result.status ?? 1;
+}
+
+function git(args) {
+  return spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' });
+}
+
+function typegen() {
+  const read = (file) => (existsSync(path.join(ROOT, file)) ? readFileSync(path.join(ROOT, file)) : null);
+  const before = TYPEGEN_OUTPUTS.map(read);
+  const code = execQuiet('sanity', ['schema', 'extract', '--path', 'schema.json']) || execQuiet('sanity', ['typegen', 'generate']);
+  if (code !== 0) return code;
+
+  // Committed files: compare with the commit (what CI checks out). Otherwise: with what was there.
+  const tracked = git(['ls-files', '--error-unmatch', '--', ...TYPEGEN_OUTPUTS]).status === 0;
+  const stale = tracked
+    ? git(['diff', '--exit-code', '--stat', '--', ...TYPEGEN_OUTPUTS])
+    : { status: TYPEGEN_OUTPUTS.some((file, i) => !before[i]?.equals(read(file) ?? Buffer.alloc(0))) ? 1 : 0, stdout: '' };
+  if (stale.status === 0) {
+    console.log(`${TYPEGEN_OUTPUTS.join(' and ')} match the schema and queries${tracked ? '' : ' (not committed yet)'}.`);
+    return 0;
+  }
+  if (stale.stdout) console.log(stale.stdout);
+  console.error('TypeGen output is stale: run npm run typegen and commit');
+  return 1;
+}
+
+function build() {
+  const distDir = process.env.NEXT_DIST_DIR || '.next';
+  if (process.env.SKIP_BUILD === '1' && existsSync(path.join(ROOT, distDir, 'BUILD_ID'))) {
+    console.log(`SKIP_BUILD=1: using the existing build in ${distDir}`);
+    return 0;
+  }
+  return exec('next', ['build'], { NEXT_PUBLIC_SITE_URL: process.env.NEXT_PUBLIC_SITE_URL || E2E_SITE_URL });
+}
+
+const bar = (text) => `\n${'='.repeat(8)} ${text} ${'='.repeat(Math.max(8, 72 - text.length))}\n`;
+const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
+
+const started = performance.now();
+for (const [i, step] of STEPS.entries()) {
+  const label = `[${i + 1}/${STEPS.length}] ${step.title}`;
+  console.log(bar(label));
+  const stepStarted = performance.now();
+  const code = step.run();
+  if (code !== 0) {
+    console.error(bar(`FAILED ${label} (exit code ${code}, ${seconds(stepStarted)})`));
+    process.exit(code);
+  }
+  console.log(`\n${label}: passed in ${seconds(stepStarted)}`);
+}
+console.log(bar(`All ${STEPS.length} steps passed in ${seconds(started)}`));

@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { expect, test, type Response } from '@playwright/test';
+
+import { pageAssets, pageBytes } from '../../scripts/lib/page-bytes.mjs';
+
+/**
+ * JavaScript budgets of the public pages:
+ *   (a) no public page loads any Sanity Studio code (the Studio is only for /studio);
+ *   (b) `/` loads at most 20 KB (gzip) more JavaScript than an empty Next page.
+ */
+
+const PUBLIC_PAGES = ['/', '/support', '/privacy'] as const;
+const BUDGET_BYTES = 20 * 1024;
+
+/**
+ * Strings only Studio bundles contain, found by grepping the built chunks of /studio and checked
+ * absent from the public pages' chunks (Next 16.4 / sanity 5.31):
+ *   - the structure tool's inspector and validation ids, in sanity's core and structure chunks;
+ *   - the Studio's own English UI texts;
+ *   - next-sanity's Studio wrapper (the <NextStudio> layout component).
+ * The last test below proves each one is present in what /studio loads, so this check can fail.
+ */
+const STUDIO_MARKERS = ['sanity/structure/', 'Sanity Studio', 'NextStudioLayout'] as const;
+
+type Script = { url: string; body: string };
+
+function studioMarkersIn(scripts: Script[]): string[] {
+  return scripts.flatMap((script) =>
+    STUDIO_MARKERS.filter((marker) => script.body.includes(marker)).map((marker) => `${script.url} contains "${marker}"`),
+  );
+}
+
+test.describe('no Studio code on public pages', () => {
+  for (const pagePath of PUBLIC_PAGES) {
+    test(`${pagePath} loads no Studio code`, async ({ page, baseURL }) => {
+      // What the HTML references, plus whatever the browser really loads afterwards (lazy chunks).
+      const loaded = new Map<string, Response>();
+      page.on('response', (response) => {
+        const url = new URL(response.url());
+        if (response.request().resourceType() === 'script' && url.pathname.startsWith('/_next/') && response.ok()) {
+          loaded.set(url.href, response);
+        }
+      });
+      await page.goto(pagePath);
+      await page.waitForLoadState('networkidle');
+
+      const scripts: Script[] = (await pageAssets(baseURL!, pagePath)).scripts;
+      for (const [url, response] of loaded) {
+        if (!scripts.some((script) => script.url === url)) scripts.push({ url, body: await response.text() });
+      }
+
+      expect(scripts.length, 'the page loads scripts at all').toBeGreaterThan(0);
+      expect(studioMarkersIn(scripts)).toEqual([]);
+    });
+  }
+
+  test('the markers are in what /studio loads (so the check above can fail)', async ({ baseURL }) => {
+    const { scripts } = await pageAssets(baseURL!, '/studio');
+    const found = new Set(STUDIO_MARKERS.filter((marker) => scripts.some((script) => script.body.includes(marker))));
+    const missing = STUDIO_MARKERS.filter((marker) => !found.has(marker));
+    expect(missing, 'Studio markers not found in /studio: pick new ones by grepping its chunks').toEqual([]);
+  });
+});
+
+/**
+ * The floor: the gzip JS of the empty page of bench/fixture, read from bench/fixture-floor.json.
+ * That file is committed rather than measured here because measuring it needs a second Next build
+ * and server (the fixture is not running during the browser tests), and it only changes with Next or
+ * React themselves. `npm run measure:build` re-measures it and rewrites the file; the version check
+ * below says when that is due.
+ */
+type Floor = { next: string; react: string; jsGzip: number };
+
+function readJson<T>(file: string): T {
+  return JSON.parse(readFileSync(path.resolve(file), 'utf8')) as T;
+}
+
+test('/ loads at most 20 KB more gzip JavaScript than an empty Next page', async ({ baseURL }) => {
+  const floor = readJson<Floor>('bench/fixture-floor.json');
+  const installed = { next: readJson<{ version: string }>('node_modules/next/package.json').version, react: readJson<{ version: string }>('node_modules/react/package.json').version };
+  expect(
+    { next: floor.next, react: floor.react },
+    'bench/fixture-floor.json was measured with another Next or React: run npm run measure:build and commit it',
+  ).toEqual(installed);
+
+  const bytes = await pageBytes(baseURL!, '/');
+  const limit = floor.jsGzip + BUDGET_BYTES;
+  const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+  console.log(`/ gzip JS ${kb(bytes.js)} in ${bytes.scripts.length} files; empty page ${kb(floor.jsGzip)}; limit ${kb(limit)}`);
+  expect(bytes.js, `gzip JS of / (empty page ${kb(floor.jsGzip)} + ${kb(BUDGET_BYTES)} = ${kb(limit)})`).toBeLessThanOrEqual(limit);
+  expect(bytes.scripts.length, 'the measurement found the page scripts').toBeGreaterThan(0);
+});

@@ -1,0 +1,500 @@
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+import { PGlite } from '@electric-sql/pglite';
+import { expect, test } from '@playwright/test';
+
+/**
+ * Hostile input against the two form actions (support request, subscribe), sent over HTTP the way a
+ * browser without JavaScript sends the form: fetch the page, take the form's hidden inputs (React's
+ * $ACTION_ fields) and POST multipart/form-data to the page. Every case gets a clear message or is
+ * stored verbatim (trimmed), never a 500, stores nothing when refused, and is never echoed unescaped.
+ * A few cases go through the browser where the browser matters.
+ */
+
+const DATA_DIR = path.resolve(process.cwd(), process.env.DATA_DIR || '.data/e2e');
+
+const SENT_TEXT = 'Thanks! Your request has been sent.';
+const SUBSCRIBED = "Thanks! You're on the list.";
+const MESSAGES = {
+  empty: 'Please fill in all fields',
+  email: 'Please enter a valid email address.',
+  type: 'Please choose issue, feedback or feature.',
+  subject: 'Subject must be at most 200 characters.',
+  message: 'Message must be at most 5000 characters.',
+  emailLength: 'Email must be at most 254 characters.',
+} as const;
+
+// ---------------------------------------------------------------------------------------------------
+// The embedded store, read from a copy (the server process owns the directory).
+
+type Row = Record<string, string>;
+
+async function readEmbedded<T = Row>(sql: string, params: unknown[] = []): Promise<T[]> {
+  const source = path.join(DATA_DIR, 'pglite');
+  if (!existsSync(source)) return [];
+  const copy = await mkdtemp(path.join(os.tmpdir(), 'e2e-pglite-'));
+  try {
+    await cp(source, copy, { recursive: true });
+    const db = await PGlite.create(copy);
+    try {
+      return (await db.query<T>(sql, params)).rows;
+    } finally {
+      await db.close();
+    }
+  } finally {
+    await rm(copy, { recursive: true, force: true });
+  }
+}
+
+type Table = 'support_requests' | 'newsletter_subscribers';
+const COLUMNS: Record<Table, string> = {
+  support_requests: 'email, subject, message, type, status',
+  newsletter_subscribers: 'email',
+};
+
+/** Every row written since `since` (tests run one at a time, so: every row this case wrote). */
+const rowsSince = (table: Table, since: Date) =>
+  readEmbedded<Row>(`select ${COLUMNS[table]} from public.${table} where created_at >= $1 order by created_at`, [since.toISOString()]);
+
+// ---------------------------------------------------------------------------------------------------
+// A no-JavaScript form submission.
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
+const decode = (text: string) =>
+  text.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (whole, entity: string) => {
+    if (entity[0] === '#') return String.fromCodePoint(entity[1] === 'x' || entity[1] === 'X' ? parseInt(entity.slice(2), 16) : Number(entity.slice(1)));
+    return ENTITIES[entity] ?? whole;
+  });
+const attribute = (tag: string, name: string) => {
+  const match = new RegExp(`\\s${name.replace(/\$/g, '\\$')}="([^"]*)"`).exec(tag);
+  return match ? decode(match[1]!) : undefined;
+};
+
+type Form = { action: string; controls: [string, string][] };
+
+/** The form whose action is `action`, with what a browser would send for it untouched. */
+async function loadForm(baseURL: string, pagePath: string, action: string): Promise<Form> {
+  const response = await fetch(new URL(pagePath, baseURL));
+  expect(response.status).toBe(200);
+  const html = await response.text();
+  const start = html.indexOf(`action="${action}"`);
+  expect(start, `form ${action} on ${pagePath}`).toBeGreaterThan(-1);
+  const body = html.slice(start, html.indexOf('</form>', start));
+  const controls: [string, string][] = [];
+  for (const [tag] of body.matchAll(/<(input|textarea)\b[^>]*>/g)) {
+    const name = attribute(tag, 'name');
+    if (name) controls.push([name, attribute(tag, 'value') ?? '']);
+  }
+  return { action, controls };
+}
+
+let addressCounter = 0;
+/** A distinct client address per request, so no case meets the rate limit whatever RATE_LIMIT_MAX is. */
+const nextAddress = () => `10.${(process.pid >> 8) & 255}.${(addressCounter >> 8) & 255}.${addressCounter++ & 255}`;
+
+function browserHeaders(baseURL: string): Record<string, string> {
+  return { origin: new URL(baseURL).origin, 'x-forwarded-for': nextAddress(), accept: 'text/html' };
+}
+
+type Answer = { status: number; html: string; region: string; statusText: string; button: string };
+
+/** Cuts the answer down to the part a visitor sees for this form: its dialog (or section) and status line. */
+function answerFor(status: number, html: string, target: Target): Answer {
+  const marker = target === 'subscribe' ? 'id="stay-updated"' : `id="request-${SUPPORT_FORM}"`;
+  const start = html.indexOf(marker);
+  const end = target === 'subscribe' ? html.indexOf('</section>', start) : html.indexOf('</dialog>', start);
+  const region = start >= 0 ? html.slice(start, end) : '';
+  const statusMatch = /role="status"[^>]*>([\s\S]*?)<\/p>/.exec(region);
+  const statusText = statusMatch ? decode(statusMatch[1]!.replace(/<[^>]+>/g, '')).trim() : '';
+  const buttonMatch = /<button type="submit"[^>]*>([\s\S]*?)<\/button>/.exec(region);
+  return { status, html, region, statusText, button: buttonMatch ? decode(buttonMatch[1]!.replace(/<[^>]+>/g, '')).trim() : '' };
+}
+
+type Target = 'support' | 'subscribe';
+const SUPPORT_FORM = 'feedback';
+const FORMS: Record<Target, { page: string; action: string }> = {
+  support: { page: '/support', action: `/support#request-${SUPPORT_FORM}` },
+  subscribe: { page: '/', action: '/#stay-updated' },
+};
+
+type Fields = Record<string, string | undefined>;
+
+/** Posts the form with the visitor's fields replaced, added (extra names) or removed (undefined). */
+async function postForm(baseURL: string, target: Target, fields: Fields, options: { appended?: [string, string][]; keep?: (name: string) => boolean } = {}) {
+  const form = await loadForm(baseURL, FORMS[target].page, FORMS[target].action);
+  const data = new FormData();
+  const seen = new Set<string>();
+  for (const [name, value] of form.controls) {
+    if (options.keep && !options.keep(name)) continue;
+    if (name in fields) {
+      if (seen.has(name)) continue;
+      seen.add(name);
+      const replacement = fields[name];
+      if (replacement !== undefined) data.append(name, replacement);
+    } else data.append(name, value);
+  }
+  for (const [name, value] of Object.entries(fields)) if (!seen.has(name) && value !== undefined) data.append(name, value);
+  for (const [name, value] of options.appended ?? []) data.append(name, value);
+  const url = new URL(form.action.split('#')[0]!, baseURL);
+  const response = await fetch(url, { method: 'POST', body: data, headers: browserHeaders(baseURL), redirect: 'manual' });
+  return answerFor(response.status, await response.text(), target);
+}
+
+/** Posts a hand-made body to the support page (wrong content types and the like). */
+async function postRaw(baseURL: string, body: BodyInit, contentType: string | undefined, extraHeaders: Record<string, string> = {}) {
+  const headers: Record<string, string> = { ...browserHeaders(baseURL), ...extraHeaders };
+  if (contentType) headers['content-type'] = contentType;
+  const response = await fetch(new URL('/support', baseURL), { method: 'POST', body, headers, redirect: 'manual' });
+  return answerFor(response.status, await response.text(), 'support');
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The cases.
+
+const valid = { email: 'hostile@example.com', subject: 'A subject', message: 'A message.' };
+const long = (length: number, unit = 'x') => unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
+const emailOfLength = (length: number) => `${long(length - '@example.com'.length, 'a')}@example.com`;
+const MEGABYTE = 1024 * 1024;
+
+/** Anything from the input that would be markup if echoed raw: none of it may appear unescaped. */
+const DANGEROUS = /<script>alert|<img src=x onerror|<b>bold<\/b>|<\/textarea><script>|<svg onload/;
+
+type Expectation =
+  | { stored: Row } // stored verbatim (as trimmed), success shown
+  | { message: string } // refused with this message, nothing stored
+  | { silent: 'success' } // the answer bots hope for, nothing stored (honeypot)
+  | { notAnAction: true } // not a form submission at all: the page or a plain refusal, nothing stored
+  | { refused: number; says: RegExp }; // refused before the action runs, with this status and a readable page
+
+type Case = {
+  name: string;
+  target: Target;
+  send: (baseURL: string) => Promise<Answer>;
+  expect: Expectation;
+};
+
+const support = (name: string, fields: Fields, expectation: Expectation, appended?: [string, string][]): Case => ({
+  name,
+  target: 'support',
+  send: (baseURL) => postForm(baseURL, 'support', fields, { appended }),
+  expect: expectation,
+});
+const stored = (fields: Fields, extra: Row = {}): Expectation => ({
+  stored: {
+    email: (fields.email ?? '').trim(),
+    subject: (fields.subject ?? '').trim(),
+    message: (fields.message ?? '').trim(),
+    type: (fields.type ?? SUPPORT_FORM).trim(),
+    status: 'new',
+    ...extra,
+  },
+});
+const supportStored = (name: string, fields: Fields, appended?: [string, string][]) =>
+  support(name, { ...valid, ...fields }, stored({ ...valid, ...fields }), appended);
+const supportRefused = (name: string, fields: Fields, message: string, appended?: [string, string][]) =>
+  support(name, { ...valid, ...fields }, { message }, appended);
+
+const subscribe = (name: string, email: string | undefined, expectation: Expectation, appended?: [string, string][]): Case => ({
+  name,
+  target: 'subscribe',
+  send: (baseURL) => postForm(baseURL, 'subscribe', { email }, { appended }),
+  expect: expectation,
+});
+
+const RUN = Date.now().toString(36);
+const TOO_LARGE: Expectation = { refused: 413, says: /too large/i };
+const SCRIPT = '<script>alert(document.cookie)</script>';
+const HTML = '<b>bold</b><img src=x onerror=alert(1)><svg onload=alert(2)>';
+
+const CASES: Case[] = [
+  // Baseline and trimming.
+  supportStored('a plain request is stored as sent', { subject: `Plain ${RUN}` }),
+  supportStored('surrounding whitespace is trimmed, inner whitespace and newlines kept', {
+    email: '  padded@example.com\t',
+    subject: `\n  Padded ${RUN}  \n`,
+    message: '  line one\r\n\r\n  line two  \n',
+  }),
+
+  // Lengths.
+  supportStored('a subject of exactly 200 characters is stored', { subject: long(200, `Edge ${RUN} `) }),
+  supportRefused('a subject of 201 characters is refused', { subject: long(201) }, MESSAGES.subject),
+  supportStored('a message of exactly 5000 characters is stored', { subject: `Long message ${RUN}`, message: long(5000, 'lorem ipsum ') }),
+  supportRefused('a message of 5001 characters is refused', { message: long(5001) }, MESSAGES.message),
+  supportRefused('an email of 255 characters is refused', { email: emailOfLength(255) }, MESSAGES.emailLength),
+  supportStored('an email of exactly 254 characters is stored', { email: emailOfLength(254), subject: `Long email ${RUN}` }),
+  // Over Next's server-action body limit (1 MB): refused with a page a person can read, not a 500.
+  support('a 1 MB message is refused as too large, not a crash', { ...valid, message: long(MEGABYTE, 'overflow ') }, TOO_LARGE),
+  support('a 1 MB subject is refused as too large, not a crash', { ...valid, subject: long(MEGABYTE) }, TOO_LARGE),
+  {
+    name: 'a 1 MB body without a Content-Length (chunked) is refused, not a crash',
+    target: 'support',
+    send: async (baseURL) => {
+      const form = await loadForm(baseURL, '/support', FORMS.support.action);
+      const data = new FormData();
+      for (const [name, value] of form.controls) data.append(name, value);
+      for (const [name, value] of Object.entries({ ...valid, message: long(MEGABYTE, 'chunked ') })) data.set(name, value);
+      const encoded = new Response(data);
+      const response = await fetch(new URL('/support', baseURL), {
+        method: 'POST',
+        body: encoded.body,
+        duplex: 'half',
+        headers: { ...browserHeaders(baseURL), 'content-type': encoded.headers.get('content-type')! },
+        redirect: 'manual',
+      } as RequestInit);
+      return answerFor(response.status, await response.text(), 'support');
+    },
+    // Browsers always send a Content-Length with a form; without one the size is unknown, so: refused.
+    expect: { refused: 411, says: /could not be read/i },
+  },
+
+  // Unicode.
+  supportStored('accents, CJK and combining marks are stored verbatim', {
+    subject: `Ünïcödé ${RUN} 日本語 한국어`,
+    message: 'Zalgo: Z̷̢͓a̶͎l̵̰g̸̜o̴̡ — e\u0301 vs \u00e9 — ẞ ﬁ ℌ',
+  }),
+  supportStored('right-to-left text and direction overrides are stored verbatim', {
+    subject: `\u202eRTL override ${RUN}\u202c`,
+    message: 'مرحبا بالعالم — שלום עולם — \u2067isolate\u2069 \u200fRLM',
+  }),
+  supportStored('zero-width characters inside the text are stored verbatim', {
+    subject: `Zero\u200bwidth\u200c${RUN}\u200d`,
+    message: 'join\u2060er and soft\u00adhyphen',
+  }),
+  supportRefused('a subject made only of a byte-order mark counts as empty', { subject: '\ufeff \ufeff' }, MESSAGES.empty),
+  supportStored('emoji, flags and joined sequences are stored verbatim', {
+    subject: `Emoji ${RUN} 🎉🇺🇸👩🏽‍💻`,
+    message: '👨‍👩‍👧‍👦 family, 🏳️‍🌈 flag, 🧑🏿‍🦱 skin tone, 𝕌𝕟𝕚𝕔𝕠𝕕𝕖 math letters',
+  }),
+  // The database counts characters (code points), not UTF-16 units: 150 emoji are 150 characters.
+  supportStored('150 emoji in the subject are 150 characters, within the 200 limit', { subject: `${RUN}${'😀'.repeat(150 - RUN.length)}` }),
+  supportStored('line and paragraph separators are stored verbatim', { subject: `Separators ${RUN}`, message: 'a\u2028b\u2029c' }),
+  supportStored('control characters are stored verbatim', { subject: `Controls ${RUN}`, message: 'bell\u0007 escape\u001b[31m red\u001b[0m' }),
+  supportRefused('a NUL character gets a clear message', { subject: `Nul ${RUN}`, message: 'before\u0000after' }, 'Please remove unsupported characters.'),
+
+  // Markup and injection.
+  supportStored('HTML is stored verbatim', { subject: `Html ${RUN} ${HTML}`, message: HTML }),
+  supportStored('a script tag is stored verbatim', { subject: `Script ${RUN} ${SCRIPT}`, message: `${SCRIPT}</textarea><script>alert(1)</script>` }),
+  supportRefused('a refused request echoes its script tags escaped only', { subject: `${SCRIPT} ${RUN}`, message: '</textarea><script>alert(1)</script>', email: `"><script>alert(1)</script>@x.com` }, MESSAGES.email),
+  supportStored('SQL metacharacters are stored verbatim', {
+    subject: `Robert'); DROP TABLE support_requests;-- ${RUN}`,
+    message: `' OR '1'='1' --; SELECT * FROM pg_user; \\x00 $1 $$ E'\\n' /* */ %_`,
+  }),
+  supportStored('an apostrophe in the email is stored verbatim', { email: "o'brien+tag@example.com", subject: `Apostrophe ${RUN}` }),
+  supportRefused('a newline in the email (header injection) is refused', { email: 'victim@example.com\r\nBcc: everyone@example.com' }, MESSAGES.email),
+  supportRefused('a bare newline in the email is refused', { email: 'victim@example.com\nX-Injected: 1' }, MESSAGES.email),
+  supportRefused('two addresses in the email are refused', { email: 'a@example.com,b@example.com' }, MESSAGES.email),
+
+  // Missing, unknown and forged fields.
+  support('a request without an email field is refused', { ...valid, email: undefined }, { message: MESSAGES.empty }),
+  support('a request with no visitor fields at all is refused', { email: undefined, subject: undefined, message: undefined, type: undefined }, { message: MESSAGES.empty }),
+  support('a request without a type is refused', { ...valid, type: undefined }, { message: MESSAGES.empty }),
+  supportRefused('a type outside issue|feedback|feature is refused', { type: 'admin' }, MESSAGES.type),
+  supportRefused('a type that only differs in case is refused', { type: 'Issue' }, MESSAGES.type),
+  supportRefused('a SQL type is refused', { type: "issue' OR 1=1 --" }, MESSAGES.type),
+  support('a forged status is ignored: the row is new', { ...valid, subject: `Forged status ${RUN}`, status: 'resolved' }, stored({ ...valid, subject: `Forged status ${RUN}` })),
+  support(
+    'extra fields (id, created_at, role) are ignored',
+    { ...valid, subject: `Extra fields ${RUN}` },
+    stored({ ...valid, subject: `Extra fields ${RUN}` }),
+    [
+      ['id', '00000000-0000-0000-0000-000000000000'],
+      ['created_at', '1970-01-01T00:00:00Z'],
+      ['role', 'service_role'],
+      ['status', 'closed'],
+      ['x'.repeat(1000), 'long name'],
+    ],
+  ),
+  support('a second type value after the real one is ignored', { ...valid, subject: `Second type ${RUN}` }, stored({ ...valid, subject: `Second type ${RUN}` }), [['type', 'admin']]),
+  support('a filled honeypot gets the success answer and nothing is stored', { ...valid, website: 'http://spam.example' }, { silent: 'success' }),
+
+  // Not a real form submission.
+  {
+    name: 'a urlencoded body (wrong content type) stores nothing',
+    target: 'support',
+    send: (baseURL) => postRaw(baseURL, new URLSearchParams({ ...valid, type: 'issue' }).toString(), 'application/x-www-form-urlencoded'),
+    expect: { notAnAction: true },
+  },
+  {
+    name: 'a JSON body stores nothing',
+    target: 'support',
+    send: (baseURL) => postRaw(baseURL, JSON.stringify({ ...valid, type: 'issue' }), 'application/json'),
+    expect: { notAnAction: true },
+  },
+  {
+    name: 'a text/plain body stores nothing',
+    target: 'support',
+    send: (baseURL) => postRaw(baseURL, `email=${valid.email}\nsubject=x\nmessage=y\ntype=issue`, 'text/plain'),
+    expect: { notAnAction: true },
+  },
+  {
+    name: 'a multipart body without the action fields stores nothing',
+    target: 'support',
+    send: (baseURL) => postForm(baseURL, 'support', { ...valid, subject: `No action ${RUN}` }, { keep: (name) => !name.startsWith('$ACTION') }),
+    expect: { notAnAction: true },
+  },
+  {
+    name: 'a forged action id stores nothing',
+    target: 'support',
+    send: (baseURL) => postForm(baseURL, 'support', { ...valid, subject: `Forged id ${RUN}` }, { keep: (name) => !name.startsWith('$ACTION'), appended: [['$ACTION_ID_00deadbeef00deadbeef00deadbeef00deadbeef00', '']] }),
+    expect: { notAnAction: true },
+  },
+  {
+    name: 'a truncated multipart body is refused as unreadable',
+    target: 'support',
+    send: (baseURL) => postRaw(baseURL, '--x\r\nContent-Disposition: form-data; name="email"\r\n\r\na@example.com\r\n--x\r\nContent-Disp', 'multipart/form-data; boundary=x'),
+    expect: { refused: 400, says: /could not be read/i },
+  },
+  {
+    name: 'a post from another site (CSRF) stores nothing',
+    target: 'support',
+    send: async (baseURL) => {
+      const form = await loadForm(baseURL, '/support', FORMS.support.action);
+      const data = new FormData();
+      for (const [name, value] of form.controls) data.append(name, value);
+      for (const [name, value] of Object.entries({ ...valid, subject: `CSRF ${RUN}` })) data.set(name, value);
+      const response = await fetch(new URL('/support', baseURL), {
+        method: 'POST',
+        body: data,
+        headers: { ...browserHeaders(baseURL), origin: 'https://evil.example' },
+        redirect: 'manual',
+      });
+      return answerFor(response.status, await response.text(), 'support');
+    },
+    expect: { refused: 403, says: /only be sent from this website/i },
+  },
+
+  // Subscribe.
+  subscribe('a plain address subscribes', `plain.${RUN}@example.com`, { stored: { email: `plain.${RUN}@example.com` } }),
+  subscribe('an apostrophe and plus sign are stored verbatim', `o'neil+news.${RUN}@example.com`, { stored: { email: `o'neil+news.${RUN}@example.com` } }),
+  subscribe('an international address is stored verbatim', `josé.${RUN}@exämple.com`, { stored: { email: `josé.${RUN}@exämple.com` } }),
+  subscribe('a newline in the address (header injection) is refused', `x.${RUN}@example.com\r\nBcc: all@example.com`, { message: MESSAGES.email }),
+  subscribe('markup as an address is refused and echoed escaped', `${SCRIPT}@example.com`, { message: MESSAGES.email }),
+  subscribe('SQL as an address is refused', `'; DROP TABLE newsletter_subscribers;--`, { message: MESSAGES.email }),
+  subscribe('an address of 255 characters is refused', emailOfLength(255), { message: MESSAGES.emailLength }),
+  subscribe('a 1 MB address is refused as too large, not a crash', long(MEGABYTE, 'a'), TOO_LARGE),
+  subscribe('a missing address is refused', undefined, { message: MESSAGES.email }),
+  subscribe('a whitespace-only address is refused', ' \u00a0 \t', { message: MESSAGES.email }),
+  subscribe('extra fields are ignored', `extra.${RUN}@example.com`, { stored: { email: `extra.${RUN}@example.com` } }, [
+    ['status', 'confirmed'],
+    ['id', '1'],
+  ]),
+];
+
+const TABLE: Record<Target, Table> = { support: 'support_requests', subscribe: 'newsletter_subscribers' };
+
+test.describe('hostile input over HTTP, as a browser without JavaScript sends the forms', () => {
+  for (const item of CASES) {
+    test(`${item.target}: ${item.name}`, async ({ baseURL }) => {
+      const since = new Date();
+      const answer = await item.send(baseURL!);
+
+      expect(answer.status, answer.html.slice(0, 500)).toBeLessThan(500);
+      expect(answer.html).not.toMatch(DANGEROUS);
+      const rows = await rowsSince(TABLE[item.target], since);
+      const expectation = item.expect;
+
+      if ('stored' in expectation) {
+        expect(answer.status).toBe(200);
+        expect(answer.statusText).toBe(item.target === 'support' ? SENT_TEXT : SUBSCRIBED);
+        if (item.target === 'support') expect(answer.button).toBe('Sent!');
+        expect(rows).toEqual([expectation.stored]);
+      } else if ('message' in expectation) {
+        expect(answer.status).toBe(200);
+        expect(answer.statusText).toBe(expectation.message);
+        if (item.target === 'support') expect(answer.button).toBe('Error!');
+        expect(rows).toEqual([]);
+      } else if ('refused' in expectation) {
+        expect(answer.status).toBe(expectation.refused);
+        expect(answer.html).toMatch(expectation.says);
+        expect(rows).toEqual([]);
+      } else if ('silent' in expectation) {
+        expect(answer.statusText).toBe(SENT_TEXT);
+        expect(rows).toEqual([]);
+      } else {
+        // Not handled as a submission: no success and no row.
+        expect(answer.statusText).not.toBe(SENT_TEXT);
+        expect(rows).toEqual([]);
+      }
+    });
+  }
+
+  test('the case table is big enough to mean something', () => {
+    expect(CASES.length).toBeGreaterThanOrEqual(30);
+  });
+});
+
+test.describe('hostile input through the browser', () => {
+  test('markup typed into the form is stored verbatim and never becomes markup on the page', async ({ page }) => {
+    const alerts: string[] = [];
+    page.on('dialog', (dialog) => {
+      alerts.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.goto('/support');
+    await page.getByRole('link', { name: /^Report an Issue/ }).click();
+    const dialog = page.locator('dialog#request-issue');
+    const subject = `<img src=x onerror="window.__pwned=1"> ${RUN} browser`;
+    const message = `${SCRIPT}\n👩🏽‍💻 مرحبا \u200b zero-width`;
+    const since = new Date();
+    await dialog.getByLabel('Your Email').fill('browser@example.com');
+    await dialog.getByLabel('Subject').fill(subject);
+    await dialog.getByLabel('Message').fill(message);
+    await dialog.locator('button[type="submit"]').click();
+    await expect(dialog.locator('button[type="submit"]')).toHaveText('Sent!');
+    // Browsers send a textarea's line breaks as CRLF; everything else arrives and is stored as typed.
+    const sent = message.replace(/\n/g, '\r\n');
+    expect(await rowsSince('support_requests', since)).toEqual([{ email: 'browser@example.com', subject, message: sent, type: 'issue', status: 'new' }]);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    await expect(page.locator('img[src="x"]')).toHaveCount(0);
+    expect(alerts).toEqual([]);
+  });
+
+  test('an overlong message is refused in the browser before anything is sent', async ({ page }) => {
+    let posts = 0;
+    page.on('request', (request) => request.method() === 'POST' && (posts += 1));
+    await page.goto('/support');
+    await page.getByRole('link', { name: /^Feature Requests/ }).click();
+    const dialog = page.locator('dialog#request-feature');
+    await dialog.getByLabel('Your Email').fill('long@example.com');
+    await dialog.getByLabel('Subject').fill('Long');
+    await dialog.getByLabel('Message').fill(long(6000));
+    await dialog.locator('button[type="submit"]').click();
+    await expect(dialog.getByRole('status')).toHaveText(MESSAGES.message);
+    await expect(dialog.locator('button[type="submit"]')).toHaveText('Error!');
+    await expect(dialog.getByLabel('Message')).toHaveValue(long(6000));
+    expect(posts).toBe(0);
+  });
+
+  test.describe('without JavaScript', () => {
+    test.use({ javaScriptEnabled: false });
+
+    test('a refused request echoes hostile values inside the fields only', async ({ page }) => {
+      await page.goto('/support#request-issue');
+      const dialog = page.locator('dialog#request-issue');
+      // Valid for the browser's own email check, refused by the server: the answer echoes every field.
+      const email = 'x@localhost';
+      const subject = `"><img src=x onerror=alert(1)> ${SCRIPT}`;
+      const message = `</textarea><img src=x onerror=alert(2)>${SCRIPT}`;
+      const since = new Date();
+      await dialog.getByLabel('Your Email').fill(email);
+      await dialog.getByLabel('Subject').fill(subject);
+      await dialog.getByLabel('Message').fill(message);
+      const answer = page.waitForResponse((response) => response.request().method() === 'POST');
+      await dialog.locator('button[type="submit"]').click();
+      const html = await (await answer).text();
+      await page.waitForLoadState();
+
+      expect(html).not.toMatch(DANGEROUS);
+      const after = page.locator('dialog#request-issue');
+      await expect(after.getByRole('status')).toHaveText(MESSAGES.email);
+      await expect(after.getByLabel('Your Email')).toHaveValue(email);
+      await expect(after.getByLabel('Subject')).toHaveValue(subject);
+      await expect(after.getByLabel('Message')).toHaveValue(message);
+      await expect(page.locator('img[src="x"]')).toHaveCount(0);
+      expect(await rowsSince('support_requests', since)).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,31 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { configDefaults, defineConfig } from 'vitest/config';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+
+// Unit, SQL and contract tests: they sit beside their modules (plus tests/unit/), run in Node,
+// and never start a browser or a server. The browser tests in tests/e2e/ belong to Playwright.
+export default defineConfig({
+  resolve: {
+    alias: [
+      // The tsconfig "@/..." path; a regex so "@sanity/..." and other scoped packages are untouched.
+      { find: /^@\//, replacement: `${root}/` },
+      // Next resolves "server-only" to this empty module in server code; tests are server code too.
+      { find: /^server-only$/, replacement: path.join(root, 'node_modules/server-only/empty.js') },
+    ],
+  },
+  test: {
+    environment: 'node',
+    include: [
+      'lib/**/*.test.ts',
+      'schemas/**/*.test.ts',
+      'studio/**/*.test.ts',
+      'supabase/**/*.test.ts',
+      'tests/unit/**/*.test.ts',
+    ],
+    exclude: [...configDefaults.exclude, 'tests/e2e/**', '.tools/**', 'bench/**'],
+    testTimeout: 60_000,
+  },
+});

@@ -42,6 +42,15 @@ describe('validateSupportRequest', () => {
     expect(validateSupportRequest({ ...valid, [field]: value })).toEqual({ ok: false, message });
   });
 
+  it('counts characters as Postgres does, so 150 emoji fit a 200-character subject', () => {
+    expect(validateSupportRequest({ ...valid, subject: '😀'.repeat(150) }).ok).toBe(true);
+    expect(validateSupportRequest({ ...valid, subject: '😀'.repeat(201) })).toEqual({ ok: false, message: 'Subject must be at most 200 characters.' });
+  });
+
+  it('refuses a NUL character, which Postgres text cannot hold, with a clear message', () => {
+    expect(validateSupportRequest({ ...valid, message: 'a\u0000b' })).toEqual({ ok: false, message: MESSAGES.unsupported });
+  });
+
   it('accepts values exactly at the limits', () => {
     expect(validateSupportRequest({ ...valid, subject: 's'.repeat(LIMITS.subject), message: 'm'.repeat(LIMITS.message) }).ok).toBe(true);
   });

@@ -12,6 +12,7 @@ export const MESSAGES = {
   empty: 'Please fill in all fields',
   email: 'Please enter a valid email address.',
   type: 'Please choose issue, feedback or feature.',
+  unsupported: 'Please remove unsupported characters.',
   tooLong: (field: string, max: number) => `${field} must be at most ${max} characters.`,
 } as const;
 
@@ -28,9 +29,15 @@ function field(source: FieldSource, name: string): string {
   return typeof value === 'string' ? value.trim() : '';
 }
 
+/** Characters as Postgres counts them (code points), so an emoji is one, as the CHECK limits see it. */
+const length = (value: string) => [...value].length;
+
+// Postgres text cannot hold NUL; refusing it here gives a clear message instead of a failed insert.
+const hasNul = (...values: string[]) => values.some((value) => value.includes('\u0000'));
+
 function checkEmail(email: string): string | null {
-  if (email.length > LIMITS.email) return MESSAGES.tooLong('Email', LIMITS.email);
-  return EMAIL.test(email) ? null : MESSAGES.email;
+  if (length(email) > LIMITS.email) return MESSAGES.tooLong('Email', LIMITS.email);
+  return EMAIL.test(email) && !hasNul(email) ? null : MESSAGES.email;
 }
 
 export function validateSupportRequest(source: FieldSource): Validated<SupportRequest> {
@@ -40,10 +47,11 @@ export function validateSupportRequest(source: FieldSource): Validated<SupportRe
   const type = field(source, 'type');
   if (!email || !subject || !message || !type) return { ok: false, message: MESSAGES.empty };
   if (!(REQUEST_TYPES as readonly string[]).includes(type)) return { ok: false, message: MESSAGES.type };
+  if (hasNul(email, subject, message)) return { ok: false, message: MESSAGES.unsupported };
   const problem =
     checkEmail(email) ??
-    (subject.length > LIMITS.subject ? MESSAGES.tooLong('Subject', LIMITS.subject) : null) ??
-    (message.length > LIMITS.message ? MESSAGES.tooLong('Message', LIMITS.message) : null);
+    (length(subject) > LIMITS.subject ? MESSAGES.tooLong('Subject', LIMITS.subject) : null) ??
+    (length(message) > LIMITS.message ? MESSAGES.tooLong('Message', LIMITS.message) : null);
   if (problem) return { ok: false, message: problem };
   return { ok: true, value: { email, subject, message, type: type as RequestType } };
 }

@@ -37,7 +37,8 @@ async function readEmbedded<T = Row>(sql: string, params: unknown[] = []): Promi
   if (!existsSync(source)) return [];
   const copy = await mkdtemp(path.join(os.tmpdir(), 'e2e-pglite-'));
   try {
-    await cp(source, copy, { recursive: true });
+    // Without the server's lock file: the copy is a separate database (as scripts/requests.ts does).
+    await cp(source, copy, { recursive: true, filter: (file) => path.basename(file) !== 'postmaster.pid' });
     const db = await PGlite.create(copy);
     try {
       return (await db.query<T>(sql, params)).rows;

@@ -7,8 +7,9 @@
  *   GET / requests/s and p50/p99 latency on `next start`, next to the empty page of bench/fixture
  *     (built and started the same way) and to Debian nginx serving the same prerendered HTML and assets
  *     (all three up at once, measured in alternating rounds with the same client);
- *   accepted support submissions/s through the server action (a browser without JavaScript posting
- *     the form), as a share of the page views/s of the same run, and the rows the store really has;
+ *   accepted support submissions/s through the server action as the page's script calls it (a visitor
+ *     with JavaScript), as a share of the page views/s of the same run, and beside it the same form
+ *     posted by a browser without JavaScript (answered with the whole page); the rows the store has;
  *   `next build` wall time and peak memory of the process tree.
  *
  * Writes bench/report.json and prints a table with the targets beside the results.
@@ -30,6 +31,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { copyFile, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -601,9 +603,10 @@ function wrkDurationMs(text) {
 }
 
 /** wrk (Debian package) with the same connections and duration; one thread leaves a core for the server. */
-async function wrkLoad({ origin, connections, durationMs, path: requestPath = '/', headers = {} }) {
+async function wrkLoad({ origin, connections, durationMs, path: requestPath = '/', headers = {}, script }) {
   const args = ['-t1', `-c${connections}`, `-d${Math.max(1, Math.round(durationMs / 1000))}s`, '--latency', '--timeout', '10s'];
   for (const [key, value] of Object.entries(headers)) args.push('-H', `${key}: ${value}`);
+  if (script) args.push('-s', script);
   args.push(origin + requestPath);
   const output = await new Promise((resolve, reject) => {
     const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -634,6 +637,7 @@ async function wrkLoad({ origin, connections, durationMs, path: requestPath = '/
     rps: Number(((requests - non2xx) / seconds).toFixed(1)),
     p50Ms: latency(50),
     p99Ms: latency(99),
+    output,
   };
 }
 
@@ -668,19 +672,22 @@ function combineSegments(runs) {
 }
 
 /** GET `path` load with the chosen client, after a warm-up run that is not counted. */
-export async function getLoad({ origin, path: requestPath = '/', client, connections, durationMs, warmupMs }) {
-  // What a browser sends: compressed HTML is what a visitor gets.
-  const headers = { accept: 'text/html,application/xhtml+xml', 'accept-encoding': 'gzip' };
+export async function getLoad({ origin, path: requestPath = '/', client, connections, durationMs, warmupMs, compressed = true }) {
+  // What a browser sends: compressed HTML is what a visitor gets. Uncompressed only to show what
+  // Next's per-request gzip costs.
+  const headers = { accept: 'text/html,application/xhtml+xml', 'accept-encoding': compressed ? 'gzip' : 'identity' };
   const run = (ms) =>
     client === 'wrk'
       ? wrkLoad({ origin, connections, durationMs: ms, path: requestPath, headers })
       : nodeLoad({ origin, connections, durationMs: ms, makeRequest: () => ({ path: requestPath, headers }) });
   if (warmupMs > 0) await run(warmupMs);
-  return run(durationMs);
+  const { output, ...result } = await run(durationMs);
+  return result;
 }
 
 // ---------------------------------------------------------------------------------------------
-// Support submissions: the form as a browser without JavaScript posts it
+// Support submissions: the server action as the page's script calls it, and the form as a browser
+// without JavaScript posts it
 // ---------------------------------------------------------------------------------------------
 
 const decodeEntities = (text) =>
@@ -714,6 +721,134 @@ export async function supportForm(origin) {
 
 export const SUCCESS_TEXT = 'Thanks! Your request has been sent.';
 
+/** Stands for the request's number in a template body. */
+const SEQUENCE_MARK = '@@SEQ@@';
+
+/**
+ * What the page's script sends when a visitor with JavaScript presses Send: a POST with the action's
+ * id in `Next-Action` and the arguments `[previousState, formData]` encoded by React's own
+ * `encodeReply`, as multipart form data. Answered with the action's result (RSC), not a page.
+ * Returns the body split at SEQUENCE_MARK, so each request gets its own numbered subject.
+ */
+export async function actionRequestTemplate(origin, runId) {
+  const form = await supportForm(origin);
+  const bound = form.hidden.find(([name]) => /^\$ACTION_\d+:0$/.test(name));
+  const actionId = bound ? JSON.parse(bound[1]).id : null;
+  if (typeof actionId !== 'string') throw new Error('cannot find the support action id in the /support form');
+  const previousState = JSON.parse(form.hidden.find(([name]) => /^\$ACTION_\d+:1$/.test(name))?.[1] ?? '[]')[0] ?? { status: 'idle' };
+  const { encodeReply } = createRequire(import.meta.url)('next/dist/compiled/react-server-dom-webpack/client.node.js');
+  const fields = new FormData();
+  for (const [name, value] of form.hidden) if (!name.startsWith('$ACTION_')) fields.append(name, value);
+  fields.append('website', '');
+  fields.append('email', `bench+${SEQUENCE_MARK}@example.com`);
+  fields.append('subject', `bench ${runId} ${SEQUENCE_MARK}`);
+  fields.append('message', `Benchmark submission ${SEQUENCE_MARK} of run ${runId}.`);
+  const encoded = new Response(await encodeReply([previousState, fields]));
+  const body = await encoded.text();
+  if (!/^[\x20-\x7e\r\n]*$/.test(body)) throw new Error('the action body template is not plain ASCII');
+  return {
+    path: form.action,
+    headers: {
+      'content-type': encoded.headers.get('content-type'),
+      accept: 'text/x-component',
+      // A browser would also accept gzip, and Next would compress the ~80-byte answer; asked plainly so
+      // that wrk's script can read whether it was accepted (no measurable difference in a node-client run).
+      'accept-encoding': 'identity',
+      'next-action': actionId,
+      origin,
+    },
+    parts: body.split(SEQUENCE_MARK),
+  };
+}
+
+/** The action's answer, decoded by the load clients: success is the state the form shows as Sent!. */
+const ACTION_SUCCESS = '"status":"success"';
+
+const judgeAnswer = (status, body) => {
+  if (status !== 200) return `status ${status}`;
+  if (body.includes(ACTION_SUCCESS) || body.includes(SUCCESS_TEXT)) return true;
+  return /Too many requests|Failed to submit|Please [^"<]*/.exec(body)?.[0] ?? 'no success answer';
+};
+
+/** wrk with a Lua script that numbers each request's body and judges each answer as the node client does. */
+async function wrkActionLoad({ origin, connections, durationMs, template, firstSequence }) {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'bench-wrk-'));
+  const script = path.join(dir, 'submit.lua');
+  // JSON string escapes of plain ASCII (\" \\ \r \n) are valid Lua string escapes.
+  const lua = `
+local parts = { ${template.parts.map((part) => JSON.stringify(part)).join(', ')} }
+local headers = { ${Object.entries(template.headers)
+    .filter(([name]) => name !== 'content-length')
+    .map(([name, value]) => `[${JSON.stringify(name)}] = ${JSON.stringify(value)}`)
+    .join(', ')} }
+local threads = {}
+local sequence = ${firstSequence}
+-- Globals, so that done() can read them from each thread.
+accepted, refused, example = 0, 0, ""
+function setup(thread)
+  thread:set("id", #threads)
+  table.insert(threads, thread)
+end
+function init(args)
+  sequence = sequence + id * 100000000
+end
+function request()
+  sequence = sequence + 1
+  return wrk.format("POST", ${JSON.stringify(template.path)}, headers, table.concat(parts, tostring(sequence)))
+end
+function response(status, _, body)
+  if status == 200 and string.find(body, ${JSON.stringify(ACTION_SUCCESS)}, 1, true) then
+    accepted = accepted + 1
+  else
+    refused = refused + 1
+    if example == "" then example = status .. " " .. string.sub(body, 1, 200) end
+  end
+end
+function done()
+  for _, thread in ipairs(threads) do
+    io.write("BENCH_RESULT accepted=" .. thread:get("accepted") .. " refused=" .. thread:get("refused") .. "\\n")
+    local e = thread:get("example")
+    if e ~= "" then io.write("BENCH_EXAMPLE " .. e .. "\\n") end
+  end
+end
+`;
+  await writeFile(script, lua);
+  try {
+    const run = await wrkLoad({ origin, connections, durationMs, path: template.path, script });
+    const counts = [...run.output.matchAll(/BENCH_RESULT accepted=(\d+) refused=(\d+)/g)];
+    if (!counts.length) throw new Error(`wrk printed no submission counts:\n${run.output}`);
+    const ok = counts.reduce((sum, match) => sum + Number(match[1]), 0);
+    const failed = counts.reduce((sum, match) => sum + Number(match[2]), 0);
+    const examples = [...run.output.matchAll(/BENCH_EXAMPLE (.*)/g)].map((match) => match[1]).slice(0, 3);
+    return { ...run, ok, failed, rps: Number((ok / run.seconds).toFixed(1)), examples, output: undefined };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Support requests sent as fast as `connections` visitors with JavaScript can (the action called by
+ * the page's script, see actionRequestTemplate): one alone first, which opens and migrates the
+ * embedded store, then a warm-up, then the measured run. Every accepted request must become a row.
+ */
+export async function actionSubmissionLoad({ origin, client, connections, durationMs, warmupMs = 0, runId }) {
+  const template = await actionRequestTemplate(origin, `${runId}js`);
+  let sequence = 0;
+  const makeRequest = () => {
+    const body = Buffer.from(template.parts.join(String(++sequence)));
+    return { method: 'POST', path: template.path, headers: { ...template.headers, 'content-length': body.length }, body };
+  };
+  const nodeRun = (ms, options = {}) => nodeLoad({ origin, connections, durationMs: ms, makeRequest, judge: judgeAnswer, readBody: true, ...options });
+  const first = await nodeRun(60_000, { connections: 1, maxRequests: 1 });
+  if (first.ok !== 1) throw new Error(`the first support submission was not accepted: ${first.examples.join('; ')}`);
+  // Each wrk run numbers its requests from its own offset, so no two requests share a subject.
+  const run = (ms, offset) =>
+    client === 'wrk' ? wrkActionLoad({ origin, connections, durationMs: ms, template, firstSequence: offset }) : nodeRun(ms);
+  const warmup = warmupMs > 0 ? await run(warmupMs, 1_000_000_000) : null;
+  const measured = await run(durationMs, 2_000_000_000);
+  return { ...measured, warmupAccepted: first.ok + (warmup?.ok ?? 0), subjectPrefix: `bench ${runId}js ` };
+}
+
 function multipart(fields) {
   const boundary = `----bench${Math.random().toString(16).slice(2)}`;
   const parts = fields.map(
@@ -723,10 +858,10 @@ function multipart(fields) {
 }
 
 /**
- * Posts the support form as fast as `connections` browsers without JavaScript can; counts accepted
- * answers. A warm-up run first (not timed, but its rows count: every accepted request must be stored).
+ * Posts the support form as fast as `connections` browsers without JavaScript can (answered with the
+ * whole page); counts accepted answers. A warm-up run first (not timed, but its rows count).
  */
-export async function submissionLoad({ origin, connections, durationMs, warmupMs = 0, runId }) {
+export async function formPostLoad({ origin, connections, durationMs, warmupMs = 0, runId }) {
   const form = await supportForm(origin);
   const makeRequest = (n) => {
     const { body, contentType } = multipart([
@@ -743,25 +878,20 @@ export async function submissionLoad({ origin, connections, durationMs, warmupMs
       body,
     };
   };
-  const judge = (status, body) => {
-    if (status !== 200) return `status ${status}`;
-    if (body.includes(SUCCESS_TEXT)) return true;
-    return /Too many requests|Failed to submit|Please /.exec(body)?.[0] ?? 'no success message';
-  };
   let sequence = 0;
   const run = (ms, { loops = connections, maxRequests } = {}) =>
-    nodeLoad({ origin, connections: loops, durationMs: ms, makeRequest: () => makeRequest(sequence++), judge, readBody: true, maxRequests });
+    nodeLoad({ origin, connections: loops, durationMs: ms, makeRequest: () => makeRequest(sequence++), judge: judgeAnswer, readBody: true, maxRequests });
   // The first submission opens and migrates the embedded store (seconds): one alone first, then the
   // warm-up, so neither is in the timing.
   const first = await run(60_000, { loops: 1, maxRequests: 1 });
   if (first.ok !== 1) throw new Error(`the first support submission was not accepted: ${first.examples.join('; ')}`);
   const warmup = warmupMs > 0 ? await run(warmupMs) : null;
   const measured = await run(durationMs);
-  return { ...measured, warmupAccepted: first.ok + (warmup?.ok ?? 0) };
+  return { ...measured, warmupAccepted: first.ok + (warmup?.ok ?? 0), subjectPrefix: `bench ${runId} ` };
 }
 
-/** Rows of this run in the embedded store (PGlite), read after the server has stopped. */
-async function countStoredRows(dataDir, runId) {
+/** Rows in the embedded store (PGlite) whose subject starts with each prefix, read after the server has stopped. */
+async function countStoredRows(dataDir, subjectPrefixes) {
   // The store keeps its PGlite database in a directory under DATA_DIR; find the one with a PG_VERSION.
   const candidates = [dataDir, ...readdirSync(dataDir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => path.join(dataDir, entry.name))];
   const pgDir = candidates.find((dir) => existsSync(path.join(dir, 'PG_VERSION')));
@@ -769,8 +899,12 @@ async function countStoredRows(dataDir, runId) {
   const { PGlite } = await import('@electric-sql/pglite');
   const db = new PGlite(pgDir);
   try {
-    const { rows } = await db.query('select count(*)::int as n from support_requests where subject like $1', [`bench ${runId} %`]);
-    return rows[0].n;
+    const counts = [];
+    for (const prefix of subjectPrefixes) {
+      const { rows } = await db.query('select count(*)::int as n from support_requests where starts_with(subject, $1)', [prefix]);
+      counts.push(rows[0].n);
+    }
+    return counts;
   } finally {
     await db.close();
   }
@@ -951,28 +1085,45 @@ export function printReport(report) {
         : [label, fmt(run?.rps), run ? `${fmt(run.p50Ms, 2)} ms` : 'n/a', run ? `${fmt(run.p99Ms, 2)} ms` : 'n/a', run ? String(run.failed + run.errors) : 'n/a'],
     );
   }
+  for (const [name, label] of [
+    ['site', 'site, uncompressed'],
+    ['fixture', 'empty Next page, uncompressed'],
+  ]) {
+    const run = load?.uncompressed?.[name];
+    if (run) loadRows.push([label, fmt(run.rps), `${fmt(run.p50Ms, 2)} ms`, `${fmt(run.p99Ms, 2)} ms`, String(run.failed + run.errors)]);
+  }
   lines.push(table(loadRows));
   const r = load?.ratios ?? {};
   lines.push(
     table([
       ['ratio', 'result', 'target', ''],
       ['site / fixture', fmt(r.siteOverFixture, 3), `>= ${TARGETS.siteOverFixture}`, verdict(r.siteOverFixture == null ? null : r.siteOverFixture >= TARGETS.siteOverFixture)],
+      ['site / fixture, uncompressed', fmt(r.siteOverFixtureUncompressed, 3), '(info: all but gzip)', ''],
       ['fixture / nginx', fmt(r.fixtureOverNginx, 3), '(info)', ''],
       ['site / nginx', fmt(r.siteOverNginx, 3), '(info)', ''],
     ]),
   );
   lines.push('');
   if (submissions) {
+    const noJs = submissions.withoutJavaScript;
     lines.push(
       table([
         ['support submissions', 'result', 'target', ''],
-        ['accepted / s', fmt(submissions.perSecond, 1), '', ''],
-        ['/ accepted per page view', fmt(submissions.ratioToPageViews, 3), `>= ${TARGETS.submissionsOverPageViews}`, verdict(submissions.ratioToPageViews >= TARGETS.submissionsOverPageViews)],
-        ['accepted / refused / errors', `${submissions.accepted} / ${submissions.refused} / ${submissions.errors}`, '', ''],
-        ['p50 / p99', `${fmt(submissions.p50Ms, 1)} ms / ${fmt(submissions.p99Ms, 1)} ms`, '', ''],
+        [`with JavaScript (action call, ${submissions.client} client): accepted / s`, fmt(submissions.perSecond, 1), '', ''],
+        ['  accepted per page view of /', fmt(submissions.ratioToPageViews, 3), `>= ${TARGETS.submissionsOverPageViews}`, verdict(submissions.ratioToPageViews >= TARGETS.submissionsOverPageViews)],
+        ['  accepted / refused / errors', `${submissions.accepted} / ${submissions.refused} / ${submissions.errors}`, '', ''],
+        ['  p50 / p99', `${fmt(submissions.p50Ms, 1)} ms / ${fmt(submissions.p99Ms, 1)} ms`, '', ''],
+        ...(noJs
+          ? [
+              [`without JavaScript (form post, whole page answered, ${noJs.client} client): accepted / s`, fmt(noJs.perSecond, 1), '(info)', ''],
+              ['  accepted per page view of /', fmt(noJs.ratioToPageViews, 3), '(info)', ''],
+              ['  accepted / refused / errors', `${noJs.accepted} / ${noJs.refused} / ${noJs.errors}`, '', ''],
+              ['  p50 / p99', `${fmt(noJs.p50Ms, 1)} ms / ${fmt(noJs.p99Ms, 1)} ms`, '', ''],
+            ]
+          : []),
         [
-          'rows stored / accepted (incl. warm-up) / lost',
-          `${submissions.rowsStored ?? 'n/a'} / ${submissions.accepted + submissions.acceptedInWarmup} / ${submissions.rowsLost ?? 'n/a'}`,
+          'rows stored / accepted, both paths incl. warm-up / lost',
+          `${submissions.rowsStored ?? 'n/a'} / ${submissions.accepted + submissions.acceptedInWarmup + (noJs ? noJs.accepted + noJs.acceptedInWarmup : 0)} / ${submissions.rowsLost ?? 'n/a'}`,
           '0 lost',
           verdict(submissions.rowsLost === 0),
         ],
@@ -1084,57 +1235,75 @@ async function main() {
 
     // --- GET / on all three, in alternating rounds so that whatever else the machine does hits all alike
     const segmentMs = durationMs / config.rounds;
-    const segments = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
+    const rounds = async (servers, { compressed = true } = {}) => {
+      const segments = Object.fromEntries(Object.keys(servers).map((name) => [name, []]));
+      for (let round = 1; round <= config.rounds; round++) {
+        for (const [name, origin] of Object.entries(servers)) {
+          log(`GET / on ${name}${compressed ? '' : ' uncompressed'}, round ${round}/${config.rounds} (${config.client}, ${config.connections} connections, ${(segmentMs / 1000).toFixed(1)} s)`);
+          const loadAverage = os.loadavg()[0];
+          const run = await getLoad({ origin, client: config.client, connections: config.connections, durationMs: segmentMs, warmupMs: 0, compressed });
+          segments[name].push({ ...run, loadAverage });
+        }
+      }
+      return Object.fromEntries(Object.entries(segments).map(([name, runs]) => [name, combineSegments(runs)]));
+    };
     for (const [name, origin] of Object.entries(targets)) {
       log(`warming up ${name} (${config.warmupS} s)`);
       await getLoad({ origin, client: config.client, connections: config.connections, durationMs: warmupMs, warmupMs: 0 });
     }
-    for (let round = 1; round <= config.rounds; round++) {
-      for (const [name, origin] of Object.entries(targets)) {
-        log(`GET / on ${name}, round ${round}/${config.rounds} (${config.client}, ${config.connections} connections, ${(segmentMs / 1000).toFixed(1)} s)`);
-        const loadAverage = os.loadavg()[0];
-        segments[name].push({ ...(await getLoad({ origin, client: config.client, connections: config.connections, durationMs: segmentMs, warmupMs: 0 })), loadAverage });
-      }
-    }
-    report.load = {};
-    for (const [name, runs] of Object.entries(segments)) report.load[name] = combineSegments(runs);
+    report.load = await rounds(targets);
     if (!targets.nginx) report.load.nginx = { skipped: 'nginx is not installed (apt-get install -y nginx)' };
+    // The same comparison without gzip: what serving the prerendered page costs beyond compressing its bytes.
+    report.load.uncompressed = await rounds({ site: targets.site, fixture: targets.fixture }, { compressed: false });
 
     const ratio = (a, b) => (a?.rps && b?.rps ? Number((a.rps / b.rps).toFixed(4)) : null);
     report.load.ratios = {
       siteOverFixture: ratio(report.load.site, report.load.fixture),
+      siteOverFixtureUncompressed: ratio(report.load.uncompressed.site, report.load.uncompressed.fixture),
       fixtureOverNginx: ratio(report.load.fixture, report.load.nginx),
       siteOverNginx: ratio(report.load.site, report.load.nginx),
     };
 
-    // --- support submissions on the site, against the page views/s just measured
-    log(`support submissions (node client, ${config.connections} connections, ${config.durationS} s after ${config.warmupS} s warm-up)`);
-    const submitted = await submissionLoad({ origin: site.origin, connections: config.connections, durationMs, warmupMs, runId });
+    // --- support submissions on the site, against the page views/s just measured: the action as the
+    // page's script calls it (what a visitor with JavaScript does; the target's measure), then the
+    // form as a browser without JavaScript posts it (answered with the whole page; for information)
+    log(`support submissions with JavaScript (${config.client} client, ${config.connections} connections, ${config.durationS} s after ${config.warmupS} s warm-up)`);
+    const withJs = await actionSubmissionLoad({ origin: site.origin, client: config.client, connections: config.connections, durationMs, warmupMs, runId });
+    log(`support submissions without JavaScript (node client, ${config.connections} connections, ${config.durationS} s after ${config.warmupS} s warm-up)`);
+    const withoutJs = await formPostLoad({ origin: site.origin, connections: config.connections, durationMs, warmupMs, runId });
     await site.stop();
 
-    let rowsStored = null;
+    let stored = null;
     try {
-      rowsStored = await countStoredRows(run.dataDir, runId);
+      stored = await countStoredRows(run.dataDir, [withJs.subjectPrefix, withoutJs.subjectPrefix]);
     } catch (error) {
       log(`could not count the stored rows: ${error.message}`);
     }
-    const acceptedInAll = submitted.ok + submitted.warmupAccepted;
+    const pageViews = report.load.site.rps;
+    const summary = (measured) => ({
+      accepted: measured.ok,
+      acceptedInWarmup: measured.warmupAccepted,
+      refused: measured.failed,
+      errors: measured.errors,
+      examples: measured.examples,
+      client: measured.client,
+      seconds: measured.seconds,
+      perSecond: measured.rps,
+      p50Ms: measured.p50Ms,
+      p99Ms: measured.p99Ms,
+      ratioToPageViews: pageViews ? Number((measured.rps / pageViews).toFixed(4)) : null,
+    });
+    const acceptedInAll = [withJs, withoutJs].map((measured) => measured.ok + measured.warmupAccepted);
+    const rowsStored = stored && stored[0] + stored[1];
     report.submissions = {
-      accepted: submitted.ok,
-      acceptedInWarmup: submitted.warmupAccepted,
-      refused: submitted.failed,
-      errors: submitted.errors,
-      examples: submitted.examples,
-      seconds: submitted.seconds,
-      perSecond: submitted.rps,
-      p50Ms: submitted.p50Ms,
-      p99Ms: submitted.p99Ms,
-      pageViewsPerSecond: report.load.site.rps,
-      ratioToPageViews: report.load.site.rps ? Number((submitted.rps / report.load.site.rps).toFixed(4)) : null,
+      ...summary(withJs),
+      pageViewsPerSecond: pageViews,
+      withoutJavaScript: summary(withoutJs),
       rowsStored,
-      // Warm-up and measured submissions alike: every accepted one must be a row.
-      rowsLost: rowsStored == null ? null : Math.max(0, acceptedInAll - rowsStored),
-      rowsUnacknowledged: rowsStored == null ? null : Math.max(0, rowsStored - acceptedInAll),
+      // Warm-up and measured submissions alike, each path on its own: every accepted one must be a row.
+      rowsLost: stored && acceptedInAll.reduce((lost, accepted, index) => lost + Math.max(0, accepted - stored[index]), 0),
+      // Requests still in flight when a run stopped: stored, but their answer was not counted.
+      rowsUnacknowledged: stored && acceptedInAll.reduce((extra, accepted, index) => extra + Math.max(0, stored[index] - accepted), 0),
     };
   } finally {
     await stopEverything();

@@ -2,7 +2,8 @@
 /**
  * npm run bench — the site's performance against its targets, on the production build.
  *
- *   Lighthouse (mobile, the package's default config) for /, /support and /privacy, median of N runs;
+ *   Lighthouse (mobile, the package's default config) for /, /support and /privacy, median of N runs,
+ *     and for the fixture's one-heading page (what Next alone scores on this machine at that time);
  *   gzip bytes of JS, CSS and HTML each public page loads;
  *   GET / requests/s and p50/p99 latency on `next start`, next to the empty page of bench/fixture
  *     (built and started the same way) and to Debian nginx serving the same prerendered HTML and assets
@@ -13,12 +14,13 @@
  *   `next build` wall time and peak memory of the process tree.
  *
  * Writes bench/report.json and prints a table with the targets beside the results.
- * The site is built into its own dist dir (default .next-bench) when that has no build yet;
+ * The site is built into its own dist dir (default .next-bench) unless that holds a build of HEAD's commit;
  * `--rebuild` (or BENCH_REBUILD=1) builds again. All load goes to 127.0.0.1 and stops by itself.
  *
  * Environment (all optional):
  *   BENCH_DURATION=15        seconds of measured load per server (after BENCH_WARMUP=5 seconds of warm-up), split
- *                            into BENCH_ROUNDS=3 rounds that alternate between the site, the fixture and nginx
+ *                            into BENCH_ROUNDS=6 rounds that alternate between the site, the fixture and nginx
+ *                            (short rounds: the machine's speed drifts by a third within one run)
  *   BENCH_CONNECTIONS=50     concurrent keep-alive connections of the load client
  *   BENCH_CLIENT=wrk|node    load client; default wrk when installed (apt-get install wrk), else the node client
  *   BENCH_LH_RUNS=3          Lighthouse runs per page (the median is reported)
@@ -49,6 +51,8 @@ export const TMP_ROOT = path.join(ROOT, 'bench', '.tmp');
 export const DEFAULT_DIST_DIR = process.env.BENCH_DIST_DIR || '.next-bench';
 const FIXTURE_DIR = path.join(ROOT, 'bench', 'fixture');
 const PUBLIC_PATHS = ['/', '/support', '/privacy'];
+/** The fixture's page with one heading: what Lighthouse scores for Next itself (the empty page paints nothing). */
+const FLOOR_LIGHTHOUSE_PATH = '/heading';
 const BUILD_INFO = 'bench-build.json';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -246,23 +250,25 @@ export async function buildNext({ cwd = ROOT, distDir, env = {}, label = 'site' 
 export async function ensureSiteBuild({ distDir = DEFAULT_DIST_DIR, rebuild = false } = {}) {
   const dir = path.join(ROOT, distDir);
   const infoFile = path.join(dir, BUILD_INFO);
-  if (!rebuild && existsSync(path.join(dir, 'BUILD_ID'))) {
-    const info = existsSync(infoFile) ? JSON.parse(await readFile(infoFile, 'utf8')) : null;
-    log(`reusing the build in ${distDir}${info ? ` (built ${info.builtAt} at commit ${info.commit})` : ''}; --rebuild builds again`);
-    if (info?.commit && info.commit !== gitCommit()) log(`note: HEAD is now ${gitCommit()}; the build may not have the latest changes`);
-    return { reused: true, distDir, ...(info ?? { wallMs: null, peakRssBytes: null }) };
+  const info = existsSync(infoFile) ? JSON.parse(await readFile(infoFile, 'utf8')) : null;
+  // Reused only when built at this commit: a report names HEAD's commit and must measure it.
+  if (!rebuild && existsSync(path.join(dir, 'BUILD_ID')) && info?.commit && info.commit === gitCommit()) {
+    log(`reusing the build in ${distDir} (built ${info.builtAt} at commit ${info.commit}); --rebuild builds again`);
+    return { reused: true, distDir, ...info };
   }
   const measured = await buildNext({ cwd: ROOT, distDir, label: 'the site' });
-  const info = { ...measured, builtAt: new Date().toISOString(), commit: gitCommit() };
-  await writeFile(infoFile, JSON.stringify(info, null, 2));
-  return { reused: false, distDir, ...info };
+  const built = { ...measured, builtAt: new Date().toISOString(), commit: gitCommit() };
+  await writeFile(infoFile, JSON.stringify(built, null, 2));
+  return { reused: false, distDir, ...built };
 }
 
 /** The empty Next app of bench/fixture, built into its own .next when missing. */
 export async function ensureFixtureBuild({ rebuild = false } = {}) {
   const dir = path.join(FIXTURE_DIR, '.next');
   const infoFile = path.join(dir, BUILD_INFO);
-  if (!rebuild && existsSync(path.join(dir, 'BUILD_ID'))) {
+  // A build from before the heading page existed cannot be scored by Lighthouse: build again.
+  const hasHeadingPage = existsSync(path.join(dir, 'server', 'app', `${FLOOR_LIGHTHOUSE_PATH.slice(1)}.html`));
+  if (!rebuild && existsSync(path.join(dir, 'BUILD_ID')) && hasHeadingPage) {
     const info = existsSync(infoFile) ? JSON.parse(await readFile(infoFile, 'utf8')) : null;
     return { reused: true, ...(info ?? { wallMs: null, peakRssBytes: null }) };
   }
@@ -1047,15 +1053,16 @@ export function printReport(report) {
   }
   if (report.floor) {
     const b = report.floor.bytes ?? {};
+    const lh = report.floor.lighthouse ?? {};
     lhRows.push([
-      'empty Next page (floor)',
+      `empty Next page (floor)${lh.performance == null ? '' : `; LH: ${FLOOR_LIGHTHOUSE_PATH}`}`,
+      fmt(lh.performance),
       '-',
       '-',
       '-',
-      '-',
-      '-',
-      '-',
-      '-',
+      lh.lcpMs == null ? '-' : `${fmt(lh.lcpMs)} ms`,
+      lh.tbtMs == null ? '-' : `${fmt(lh.tbtMs)} ms`,
+      lh.cls == null ? '-' : fmt(lh.cls, 3),
       kb(b.js),
       kb(b.css),
       kb(b.html),
@@ -1166,7 +1173,7 @@ async function main() {
   const config = {
     durationS: envNumber('BENCH_DURATION', 15),
     warmupS: envNumber('BENCH_WARMUP', 5),
-    rounds: Math.round(envNumber('BENCH_ROUNDS', 3)),
+    rounds: Math.round(envNumber('BENCH_ROUNDS', 6)),
     connections: Math.round(envNumber('BENCH_CONNECTIONS', 50)),
     lighthouseRuns: Math.round(envNumber('BENCH_LH_RUNS', 3)),
     client: process.env.BENCH_CLIENT || (hasWrk() ? 'wrk' : 'node'),
@@ -1212,7 +1219,10 @@ async function main() {
     log(`site on ${site.origin}`);
     for (const pagePath of PUBLIC_PATHS) await (await fetch(site.origin + pagePath)).arrayBuffer();
 
+    // The fixture is up (idle) from here on, so its heading page is scored in the same minutes as the site.
+    const fixture = await startNext({ cwd: FIXTURE_DIR, port: await freePort(), name: 'fixture' });
     report.lighthouse = await runLighthouse(site.origin, PUBLIC_PATHS, config.lighthouseRuns);
+    const floorLighthouse = (await runLighthouse(fixture.origin, [FLOOR_LIGHTHOUSE_PATH], config.lighthouseRuns))[FLOOR_LIGHTHOUSE_PATH];
 
     report.bytes = {};
     for (const pagePath of PUBLIC_PATHS) {
@@ -1221,11 +1231,11 @@ async function main() {
     }
 
     // --- the empty Next page and nginx with the same prerendered HTML, up beside the site
-    const fixture = await startNext({ cwd: FIXTURE_DIR, port: await freePort(), name: 'fixture' });
-    // The empty page's bytes: the framework's own floor, for reading the site's numbers. (Lighthouse
-    // cannot score it: a page that paints nothing ends in NO_FCP.)
+    // The empty page's bytes: the framework's own floor, for reading the site's numbers; Lighthouse of
+    // the fixture's one-heading page, since a page that paints nothing ends in NO_FCP.
     report.floor = {
       bytes: await pageBytes(fixture.origin, '/').then(({ js, css, html, scripts }) => ({ js, css, html, scripts: scripts.length })),
+      lighthouse: floorLighthouse,
     };
     const targets = { site: site.origin, fixture: fixture.origin };
     if (hasNginx()) {

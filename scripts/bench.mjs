@@ -23,7 +23,7 @@
  *                            (short rounds: the machine's speed drifts by a third within one run)
  *   BENCH_CONNECTIONS=50     concurrent keep-alive connections of the load client
  *   BENCH_CLIENT=wrk|node    load client; default wrk when installed (apt-get install wrk), else the node client
- *   BENCH_LH_RUNS=3          Lighthouse runs per page (the median is reported)
+ *   BENCH_LH_RUNS=5          Lighthouse runs per page (the median is reported; one run swings by 5-9 points)
  *   BENCH_DIST_DIR=.next-bench   dist dir of the site's bench build
  *   BENCH_NGINX_WORKERS=1    nginx worker processes (one, like the single-threaded next start)
  *   CHROMIUM_PATH=/usr/bin/chromium
@@ -1175,7 +1175,7 @@ async function main() {
     warmupS: envNumber('BENCH_WARMUP', 5),
     rounds: Math.round(envNumber('BENCH_ROUNDS', 6)),
     connections: Math.round(envNumber('BENCH_CONNECTIONS', 50)),
-    lighthouseRuns: Math.round(envNumber('BENCH_LH_RUNS', 3)),
+    lighthouseRuns: Math.round(envNumber('BENCH_LH_RUNS', 5)),
     client: process.env.BENCH_CLIENT || (hasWrk() ? 'wrk' : 'node'),
     nginxWorkers: Math.round(envNumber('BENCH_NGINX_WORKERS', 1)),
     distDir: DEFAULT_DIST_DIR,

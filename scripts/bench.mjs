@@ -6,8 +6,9 @@
  *     and for the fixture's one-heading page (what Next alone scores on this machine at that time);
  *   gzip bytes of JS, CSS and HTML each public page loads;
  *   GET / requests/s and p50/p99 latency on `next start`, next to the empty page of bench/fixture
- *     (built and started the same way) and to Debian nginx serving the same prerendered HTML and assets
- *     (all three up at once, measured in alternating rounds with the same client);
+ *     (built and started the same way), to a fixture page of the site's text as plain paragraphs (about
+ *     the site's HTML bytes, none of its components) and to Debian nginx serving the same prerendered
+ *     HTML and assets (all up at once, measured in alternating rounds with the same client);
  *   accepted support submissions/s through the server action as the page's script calls it (a visitor
  *     with JavaScript), as a share of the page views/s of the same run, and beside it the same form
  *     posted by a browser without JavaScript (answered with the whole page); the rows the store has;
@@ -53,6 +54,8 @@ const FIXTURE_DIR = path.join(ROOT, 'bench', 'fixture');
 const PUBLIC_PATHS = ['/', '/support', '/privacy'];
 /** The fixture's page with one heading: what Lighthouse scores for Next itself (the empty page paints nothing). */
 const FLOOR_LIGHTHOUSE_PATH = '/heading';
+/** The fixture's page with every text of the seed as plain paragraphs: the site's bytes without its components. */
+const SAME_BYTES_PATH = '/same-bytes';
 const BUILD_INFO = 'bench-build.json';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -266,9 +269,9 @@ export async function ensureSiteBuild({ distDir = DEFAULT_DIST_DIR, rebuild = fa
 export async function ensureFixtureBuild({ rebuild = false } = {}) {
   const dir = path.join(FIXTURE_DIR, '.next');
   const infoFile = path.join(dir, BUILD_INFO);
-  // A build from before the heading page existed cannot be scored by Lighthouse: build again.
-  const hasHeadingPage = existsSync(path.join(dir, 'server', 'app', `${FLOOR_LIGHTHOUSE_PATH.slice(1)}.html`));
-  if (!rebuild && existsSync(path.join(dir, 'BUILD_ID')) && hasHeadingPage) {
+  // A build from before one of the pages the bench reads existed: build again.
+  const hasPages = [FLOOR_LIGHTHOUSE_PATH, SAME_BYTES_PATH].every((page) => existsSync(path.join(dir, 'server', 'app', `${page.slice(1)}.html`)));
+  if (!rebuild && existsSync(path.join(dir, 'BUILD_ID')) && hasPages) {
     const info = existsSync(infoFile) ? JSON.parse(await readFile(infoFile, 'utf8')) : null;
     return { reused: true, ...(info ?? { wallMs: null, peakRssBytes: null }) };
   }
@@ -678,6 +681,12 @@ function combineSegments(runs) {
 }
 
 /** GET `path` load with the chosen client, after a warm-up run that is not counted. */
+/** Bytes of a page's HTML as sent without compression. */
+async function rawHtmlBytes(url) {
+  const response = await fetch(url, { headers: { 'accept-encoding': 'identity' } });
+  return (await response.arrayBuffer()).byteLength;
+}
+
 export async function getLoad({ origin, path: requestPath = '/', client, connections, durationMs, warmupMs, compressed = true }) {
   // What a browser sends: compressed HTML is what a visitor gets. Uncompressed only to show what
   // Next's per-request gzip costs.
@@ -1079,10 +1088,13 @@ export function printReport(report) {
   const index = median(PUBLIC_PATHS.map((pagePath) => lighthouse?.[pagePath]?.benchmarkIndex));
   if (index != null) lines.push(`  Lighthouse CPU benchmark index of this machine during the runs: ${fmt(index)} (mobile simulation takes 4x the main-thread time observed here, so a slow or busy host raises TBT)`);
   lines.push('');
-  const loadRows = [['GET /', 'req/s', 'p50', 'p99', 'errors']];
+  const loadRows = [['GET', 'req/s', 'p50', 'p99', 'errors']];
+  const sameBytes = report.floor?.sameBytes;
+  const sameBytesSize = sameBytes?.htmlRaw ? ` (${kb(sameBytes.htmlRaw)} HTML; site ${kb(bytes?.['/']?.htmlRaw)})` : '';
   for (const [name, label] of [
     ['site', 'site (next start)'],
     ['fixture', 'empty Next page'],
+    ['sameBytes', `Next page of the site's text${sameBytesSize}`],
     ['nginx', 'nginx, same HTML'],
   ]) {
     const run = load?.[name];
@@ -1095,6 +1107,7 @@ export function printReport(report) {
   for (const [name, label] of [
     ['site', 'site, uncompressed'],
     ['fixture', 'empty Next page, uncompressed'],
+    ['sameBytes', "Next page of the site's text, uncompressed"],
   ]) {
     const run = load?.uncompressed?.[name];
     if (run) loadRows.push([label, fmt(run.rps), `${fmt(run.p50Ms, 2)} ms`, `${fmt(run.p99Ms, 2)} ms`, String(run.failed + run.errors)]);
@@ -1106,6 +1119,8 @@ export function printReport(report) {
       ['ratio', 'result', 'target', ''],
       ['site / fixture', fmt(r.siteOverFixture, 3), `>= ${TARGETS.siteOverFixture}`, verdict(r.siteOverFixture == null ? null : r.siteOverFixture >= TARGETS.siteOverFixture)],
       ['site / fixture, uncompressed', fmt(r.siteOverFixtureUncompressed, 3), '(info: all but gzip)', ''],
+      ["site / page of the site's text", fmt(r.siteOverSameBytes, 3), '(info: what the components cost)', ''],
+      ["site / page of the site's text, uncompressed", fmt(r.siteOverSameBytesUncompressed, 3), '(info)', ''],
       ['fixture / nginx', fmt(r.fixtureOverNginx, 3), '(info)', ''],
       ['site / nginx', fmt(r.siteOverNginx, 3), '(info)', ''],
     ]),
@@ -1236,11 +1251,17 @@ async function main() {
     report.floor = {
       bytes: await pageBytes(fixture.origin, '/').then(({ js, css, html, scripts }) => ({ js, css, html, scripts: scripts.length })),
       lighthouse: floorLighthouse,
+      sameBytes: { ...(await pageBytes(fixture.origin, SAME_BYTES_PATH).then(({ html }) => ({ html }))), htmlRaw: await rawHtmlBytes(fixture.origin + SAME_BYTES_PATH) },
     };
-    const targets = { site: site.origin, fixture: fixture.origin };
+    report.bytes['/'].htmlRaw = await rawHtmlBytes(site.origin + '/');
+    const targets = {
+      site: { origin: site.origin, path: '/' },
+      fixture: { origin: fixture.origin, path: '/' },
+      sameBytes: { origin: fixture.origin, path: SAME_BYTES_PATH },
+    };
     if (hasNginx()) {
       const nginx = await startNginx({ distDir: config.distDir, port: await freePort(), workers: config.nginxWorkers, runDir: run.dir });
-      targets.nginx = nginx.origin;
+      targets.nginx = { origin: nginx.origin, path: '/' };
     }
 
     // --- GET / on all three, in alternating rounds so that whatever else the machine does hits all alike
@@ -1248,28 +1269,31 @@ async function main() {
     const rounds = async (servers, { compressed = true } = {}) => {
       const segments = Object.fromEntries(Object.keys(servers).map((name) => [name, []]));
       for (let round = 1; round <= config.rounds; round++) {
-        for (const [name, origin] of Object.entries(servers)) {
-          log(`GET / on ${name}${compressed ? '' : ' uncompressed'}, round ${round}/${config.rounds} (${config.client}, ${config.connections} connections, ${(segmentMs / 1000).toFixed(1)} s)`);
+        for (const [name, { origin, path: requestPath }] of Object.entries(servers)) {
+          log(`GET ${requestPath} on ${name}${compressed ? '' : ' uncompressed'}, round ${round}/${config.rounds} (${config.client}, ${config.connections} connections, ${(segmentMs / 1000).toFixed(1)} s)`);
           const loadAverage = os.loadavg()[0];
-          const run = await getLoad({ origin, client: config.client, connections: config.connections, durationMs: segmentMs, warmupMs: 0, compressed });
+          const run = await getLoad({ origin, path: requestPath, client: config.client, connections: config.connections, durationMs: segmentMs, warmupMs: 0, compressed });
           segments[name].push({ ...run, loadAverage });
         }
       }
       return Object.fromEntries(Object.entries(segments).map(([name, runs]) => [name, combineSegments(runs)]));
     };
-    for (const [name, origin] of Object.entries(targets)) {
+    for (const [name, { origin, path: requestPath }] of Object.entries(targets)) {
       log(`warming up ${name} (${config.warmupS} s)`);
-      await getLoad({ origin, client: config.client, connections: config.connections, durationMs: warmupMs, warmupMs: 0 });
+      await getLoad({ origin, path: requestPath, client: config.client, connections: config.connections, durationMs: warmupMs, warmupMs: 0 });
     }
     report.load = await rounds(targets);
     if (!targets.nginx) report.load.nginx = { skipped: 'nginx is not installed (apt-get install -y nginx)' };
     // The same comparison without gzip: what serving the prerendered page costs beyond compressing its bytes.
-    report.load.uncompressed = await rounds({ site: targets.site, fixture: targets.fixture }, { compressed: false });
+    report.load.uncompressed = await rounds({ site: targets.site, fixture: targets.fixture, sameBytes: targets.sameBytes }, { compressed: false });
 
     const ratio = (a, b) => (a?.rps && b?.rps ? Number((a.rps / b.rps).toFixed(4)) : null);
     report.load.ratios = {
       siteOverFixture: ratio(report.load.site, report.load.fixture),
       siteOverFixtureUncompressed: ratio(report.load.uncompressed.site, report.load.uncompressed.fixture),
+      // The site against a Next page of its bytes: what its components cost per request once prerendered.
+      siteOverSameBytes: ratio(report.load.site, report.load.sameBytes),
+      siteOverSameBytesUncompressed: ratio(report.load.uncompressed.site, report.load.uncompressed.sameBytes),
       fixtureOverNginx: ratio(report.load.fixture, report.load.nginx),
       siteOverNginx: ratio(report.load.site, report.load.nginx),
     };

@@ -72,8 +72,11 @@ async function waitUntilReady(url: string, postgrest: ChildProcess, timeoutMs: n
 export async function startSupabaseStack(options: { port?: number } = {}): Promise<SupabaseStack> {
   const db = await PGlite.create();
   await migrate(db, path.join(ROOT, 'supabase'));
-  // pglite-socket serves one PGlite session to every client: PostgREST (pool of 1) is the only one.
-  const socket = new PGLiteSocketServer({ db, port: await freePort(), host: '127.0.0.1' });
+  // pglite-socket serves one PGlite session to every client, queueing statements and keeping each
+  // transaction to its own connection. PostgREST uses a pool of 1, but on start it opens a second
+  // connection while the first is still held; with pglite-socket's default limit of one, that second
+  // one is refused and PostgREST flaps ("Database connection error. Retrying") for seconds after /ready.
+  const socket = new PGLiteSocketServer({ db, port: await freePort(), host: '127.0.0.1', maxConnections: 4 });
   await socket.start();
   const dbUri = `postgres://authenticator@${socket.getServerConn()}/postgres?sslmode=disable`;
 

@@ -1,71 +1,89 @@
 import 'server-only';
 
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 
-import { PGlite } from '@electric-sql/pglite';
-
-import { migrate } from '@/supabase/migrate.mjs';
+import { insertAsAnon, migrateStore, openStore, type Table } from './pglite-core.mjs';
 
 /**
  * The embedded store: Postgres (PGlite) persisted on disk, with the same
  * supabase/migrations as the hosted database and every visitor write made as
- * role anon, so the same grants and row-level security decide.
+ * role anon, so the same grants and row-level security decide. The server runs
+ * it in a worker thread (pglite-worker.mjs); tests and scripts may open one in
+ * their own thread with openStore.
  */
 
-// Read at run time from the repo root (`next start` runs there), not bundled.
-const SUPABASE_DIR = path.join(process.cwd(), 'supabase');
+export { insertAsAnon, migrateStore, openStore, type Table };
 
-export type Table = 'support_requests' | 'newsletter_subscribers';
+export type EmbeddedStore = {
+  /** Resolves once the row is committed; rejects with the database's error (code, constraint, message). */
+  insert(table: Table, row: Record<string, string>): Promise<void>;
+  close(): Promise<void>;
+};
 
-/** Opens (creating if needed) and migrates the store in `dir`; `undefined` for an in-memory one. */
-export async function openStore(dir: string | undefined): Promise<PGlite> {
-  if (dir) await mkdir(dir, { recursive: true });
-  const db = await PGlite.create(dir);
-  try {
-    await migrate(db, SUPABASE_DIR);
-  } catch (error) {
-    await db.close();
-    throw error;
-  }
-  return db;
+type Failure = { code?: string; constraint?: string; message: string };
+type Answer = { id: number; error?: Failure; fatal?: boolean };
+
+// Not bundled: `next start` runs in the repo root, where the worker and its imports are plain files.
+const WORKER_FILE = path.join(process.cwd(), 'lib', 'support', 'pglite-worker.mjs');
+
+function startWorker(dir: string, forget: () => void): EmbeddedStore {
+  const worker = new Worker(WORKER_FILE, { workerData: { dir } });
+  const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  let nextId = 0;
+
+  const failAll = (error: Error) => {
+    for (const { reject } of pending.values()) reject(error);
+    pending.clear();
+  };
+  worker.on('message', ({ id, error, fatal }: Answer) => {
+    const waiting = pending.get(id);
+    pending.delete(id);
+    if (fatal) forget();
+    if (!error) return waiting?.resolve();
+    waiting?.reject(Object.assign(new Error(error.message), { code: error.code, constraint: error.constraint }));
+  });
+  worker.on('error', (error) => {
+    forget();
+    failAll(error);
+  });
+  worker.on('exit', (code) => {
+    forget();
+    failAll(new Error(`the embedded store's worker stopped (exit code ${code})`));
+  });
+
+  return {
+    insert: (table, row) =>
+      new Promise<void>((resolve, reject) => {
+        const id = ++nextId;
+        pending.set(id, { resolve, reject });
+        worker.postMessage({ id, table, row });
+      }),
+    close: async () => {
+      forget();
+      const exited = new Promise((resolve) => worker.once('exit', resolve));
+      worker.postMessage({ type: 'close' });
+      await exited;
+    },
+  };
 }
 
-/** Applies pending migrations to an open store; returns the ones applied now. */
-export const migrateStore = (db: PGlite): Promise<string[]> => migrate(db, SUPABASE_DIR);
+// One store per data directory per process: Next may load this module in several bundles.
+const globalStores = globalThis as typeof globalThis & { pgliteStores?: Map<string, EmbeddedStore> };
 
-// One PGlite per data directory per process: Next may load this module in several bundles.
-const globalStores = globalThis as typeof globalThis & { pgliteStores?: Map<string, Promise<PGlite>> };
-
-export function sharedStore(dir: string): Promise<PGlite> {
+export function sharedStore(dir: string): EmbeddedStore {
   const stores = (globalStores.pgliteStores ??= new Map());
   const existing = stores.get(dir);
   if (existing) return existing;
-  const opening = openStore(dir);
-  stores.set(dir, opening);
-  // A failed open is not cached, so the next request tries again.
-  opening.catch(() => {
-    if (stores.get(dir) === opening) stores.delete(dir);
+  // A store that failed to open or stopped is forgotten, so the next request starts a new one.
+  const store = startWorker(dir, () => {
+    if (stores.get(dir) === store) stores.delete(dir);
   });
-  return opening;
+  stores.set(dir, store);
+  return store;
 }
 
-/** Closes and forgets the shared store of `dir` (tests; a later write reopens it). */
+/** Closes and forgets the shared store of `dir` (tests; a later write starts it again). */
 export async function closeSharedStore(dir: string): Promise<void> {
-  const store = globalStores.pgliteStores?.get(dir);
-  if (!store) return;
-  globalStores.pgliteStores?.delete(dir);
-  await (await store.catch(() => null))?.close();
-}
-
-/** Runs one insert as the anon role inside a transaction, as PostgREST does for the public key. */
-export async function insertAsAnon(db: PGlite, table: Table, row: Record<string, string>): Promise<void> {
-  const columns = Object.keys(row);
-  // Column names come from this codebase, never from a visitor; still, refuse anything but plain names.
-  if (!columns.every((name) => /^[a-z_]+$/.test(name))) throw new Error(`bad column list for ${table}`);
-  const placeholders = columns.map((_, index) => `$${index + 1}`).join(', ');
-  await db.transaction(async (tx) => {
-    await tx.exec('set local role anon');
-    await tx.query(`insert into public.${table} (${columns.join(', ')}) values (${placeholders})`, Object.values(row));
-  });
+  await globalStores.pgliteStores?.get(dir)?.close();
 }

@@ -6,7 +6,7 @@ import { supabaseConfig } from '@/lib/env/public';
 import { dataDir } from '@/lib/env/server';
 
 import { StoreError, toStoreError } from './errors';
-import { insertAsAnon, sharedStore, type Table } from './pglite';
+import { sharedStore, type Table } from './pglite';
 import { createSupabase } from './supabase';
 import type { RequestType } from './validation';
 
@@ -31,7 +31,7 @@ function createInsert(): Insert {
     };
   }
   const dir = path.join(dataDir(), 'pglite');
-  return async (table, row) => insertAsAnon(await sharedStore(dir), table, row);
+  return (table, row) => sharedStore(dir).insert(table, row);
 }
 
 let insert: Insert | undefined;

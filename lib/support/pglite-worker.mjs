@@ -1,0 +1,38 @@
+// The embedded store's own thread: PGlite's WebAssembly runs here, so opening the database (seconds,
+// synchronous) and each insert never hold up the server's event loop, and use the machine's other core.
+// Messages: { id, table, row } → { id } or { id, error, fatal }; { type: 'close' } closes and exits.
+import { parentPort, workerData } from 'node:worker_threads';
+
+import { insertAsAnon, openStore } from './pglite-core.mjs';
+
+if (!parentPort) throw new Error('pglite-worker.mjs runs as a worker thread');
+const port = parentPort;
+
+const opening = openStore(workerData.dir);
+let openFailed = false;
+opening.catch(() => {
+  openFailed = true;
+});
+
+/** What the main thread needs to map the failure; `detail` is left out, it can quote the visitor's data. */
+const describe = (error) => ({
+  code: typeof error?.code === 'string' ? error.code : undefined,
+  constraint: typeof error?.constraint === 'string' ? error.constraint : undefined,
+  message: error instanceof Error ? error.message : String(error),
+});
+
+port.on('message', async (message) => {
+  if (message.type === 'close') {
+    await (await opening.catch(() => null))?.close();
+    port.close();
+    return;
+  }
+  const { id, table, row } = message;
+  try {
+    await insertAsAnon(await opening, table, row);
+    port.postMessage({ id });
+  } catch (error) {
+    // A store that could not open is dropped by the main thread, so the next request tries again.
+    port.postMessage({ id, error: describe(error), fatal: openFailed });
+  }
+});

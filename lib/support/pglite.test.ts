@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -60,6 +60,18 @@ describe('embedded PGlite store on disk', () => {
     const { sharedStore } = await import('./pglite');
     const dir = path.join(dataDir, 'pglite');
     expect(sharedStore(dir)).toBe(sharedStore(dir));
+  });
+
+  it('a store that cannot open fails the write with its error, and the next write starts a new one', async () => {
+    const { sharedStore } = await import('./pglite');
+    // A data directory below a regular file can never be created.
+    const blocked = path.join(dataDir, 'not-a-directory');
+    await writeFile(blocked, '');
+    const dir = path.join(blocked, 'pglite');
+    const first = sharedStore(dir);
+    await expect(first.insert('newsletter_subscribers', { email: 'x@example.com' })).rejects.toThrow(/ENOTDIR|not a directory/i);
+    expect(sharedStore(dir)).not.toBe(first);
+    await closeSharedStore(dir);
   });
 
   it('writes from many callers at once all land, each committed when its promise resolves', async () => {

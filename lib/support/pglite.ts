@@ -31,6 +31,7 @@ function startWorker(dir: string, forget: () => void): EmbeddedStore {
   const worker = new Worker(WORKER_FILE, { workerData: { dir } });
   const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   let nextId = 0;
+  let exited = false;
 
   const failAll = (error: Error) => {
     for (const { reject } of pending.values()) reject(error);
@@ -39,7 +40,11 @@ function startWorker(dir: string, forget: () => void): EmbeddedStore {
   worker.on('message', ({ id, error, fatal }: Answer) => {
     const waiting = pending.get(id);
     pending.delete(id);
-    if (fatal) forget();
+    if (fatal) {
+      // The database did not open: this thread is done; the next request starts a fresh one.
+      forget();
+      void worker.terminate();
+    }
     if (!error) return waiting?.resolve();
     waiting?.reject(Object.assign(new Error(error.message), { code: error.code, constraint: error.constraint }));
   });
@@ -48,6 +53,7 @@ function startWorker(dir: string, forget: () => void): EmbeddedStore {
     failAll(error);
   });
   worker.on('exit', (code) => {
+    exited = true;
     forget();
     failAll(new Error(`the embedded store's worker stopped (exit code ${code})`));
   });
@@ -55,15 +61,17 @@ function startWorker(dir: string, forget: () => void): EmbeddedStore {
   return {
     insert: (table, row) =>
       new Promise<void>((resolve, reject) => {
+        if (exited) return reject(new Error("the embedded store's worker has stopped"));
         const id = ++nextId;
         pending.set(id, { resolve, reject });
         worker.postMessage({ id, table, row });
       }),
     close: async () => {
       forget();
-      const exited = new Promise((resolve) => worker.once('exit', resolve));
+      if (exited) return;
+      const stopped = new Promise((resolve) => worker.once('exit', resolve));
       worker.postMessage({ type: 'close' });
-      await exited;
+      await stopped;
     },
   };
 }

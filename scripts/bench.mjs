@@ -681,12 +681,6 @@ function combineSegments(runs) {
 }
 
 /** GET `path` load with the chosen client, after a warm-up run that is not counted. */
-/** Bytes of a page's HTML as sent without compression. */
-async function rawHtmlBytes(url) {
-  const response = await fetch(url, { headers: { 'accept-encoding': 'identity' } });
-  return (await response.arrayBuffer()).byteLength;
-}
-
 export async function getLoad({ origin, path: requestPath = '/', client, connections, durationMs, warmupMs, compressed = true }) {
   // What a browser sends: compressed HTML is what a visitor gets. Uncompressed only to show what
   // Next's per-request gzip costs.
@@ -1242,7 +1236,7 @@ async function main() {
     report.bytes = {};
     for (const pagePath of PUBLIC_PATHS) {
       const measured = await pageBytes(site.origin, pagePath);
-      report.bytes[pagePath] = { js: measured.js, css: measured.css, html: measured.html, scripts: measured.scripts?.length ?? measured.scripts };
+      report.bytes[pagePath] = { js: measured.js, css: measured.css, html: measured.html, htmlRaw: measured.raw.html, scripts: measured.scripts?.length ?? measured.scripts };
     }
 
     // --- the empty Next page and nginx with the same prerendered HTML, up beside the site
@@ -1251,9 +1245,8 @@ async function main() {
     report.floor = {
       bytes: await pageBytes(fixture.origin, '/').then(({ js, css, html, scripts }) => ({ js, css, html, scripts: scripts.length })),
       lighthouse: floorLighthouse,
-      sameBytes: { ...(await pageBytes(fixture.origin, SAME_BYTES_PATH).then(({ html }) => ({ html }))), htmlRaw: await rawHtmlBytes(fixture.origin + SAME_BYTES_PATH) },
+      sameBytes: await pageBytes(fixture.origin, SAME_BYTES_PATH).then(({ html, raw }) => ({ html, htmlRaw: raw.html })),
     };
-    report.bytes['/'].htmlRaw = await rawHtmlBytes(site.origin + '/');
     const targets = {
       site: { origin: site.origin, path: '/' },
       fixture: { origin: fixture.origin, path: '/' },

@@ -7,7 +7,8 @@ import { defineConfig, devices } from '@playwright/test';
  * tests edit and then announce through the signed webhook.
  */
 
-const PORT = 3100;
+// E2E_PORT lets parallel worktrees run the suite side by side; scripts/test.mjs builds with the same origin.
+const PORT = Number(process.env.E2E_PORT || 3100);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 

@@ -19,7 +19,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'node_modules', '.bin');
 const TYPEGEN_OUTPUTS = ['schema.json', 'sanity.types.ts'];
 // The origin the browser tests serve the build on (playwright.config.ts); canonical URLs are built in.
-const E2E_SITE_URL = 'http://127.0.0.1:3100';
+const E2E_SITE_URL = `http://127.0.0.1:${process.env.E2E_PORT || 3100}`;
 
 // This Node (24 under .ci/run or .nvmrc) and the project's tools first on PATH for every child.
 const env = {

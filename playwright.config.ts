@@ -1,5 +1,7 @@
 import { defineConfig, devices } from '@playwright/test';
 
+import { E2E_SERVERS } from './tests/support/e2e-servers';
+
 /**
  * Browser tests against the production build (npm run build first; npm test does both), in Debian's
  * Chromium — nothing downloads a browser. The server gets its own embedded store and its own copy
@@ -7,20 +9,9 @@ import { defineConfig, devices } from '@playwright/test';
  * tests edit and then announce through the signed webhook.
  */
 
-// E2E_PORT lets parallel worktrees run the suite side by side; scripts/test.mjs builds with the same origin.
-const PORT = Number(process.env.E2E_PORT || 3100);
-const BASE_URL = `http://127.0.0.1:${PORT}`;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-/** The test server's environment; the tests read the same names with the same defaults (tests/e2e/support). */
-const SERVER_ENV = {
-  DATA_DIR: '.data/e2e',
-  CONTENT_FILE: '.data/e2e/content/production.ndjson',
-  RATE_LIMIT_MAX: '1000',
-  SANITY_REVALIDATE_SECRET: 'e2e-webhook-secret',
-  // Inlined at build time; npm test builds with the same value (scripts/test.mjs).
-  NEXT_PUBLIC_SITE_URL: process.env.NEXT_PUBLIC_SITE_URL ?? BASE_URL,
-};
+// Inlined at build time; npm test builds with the same value (scripts/test.mjs).
+const SITE_URL = process.env.NEXT_PUBLIC_SITE_URL ?? E2E_SERVERS.main.url;
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -34,7 +25,7 @@ export default defineConfig({
   reporter: 'list',
   timeout: 30_000,
   use: {
-    baseURL: BASE_URL,
+    baseURL: E2E_SERVERS.main.url,
     trace: 'retain-on-failure',
   },
   projects: [
@@ -57,17 +48,17 @@ export default defineConfig({
       },
     },
   ],
-  webServer: {
-    // Not `npm run start`: the data dir and the dataset copy must be ready before the server starts,
-    // and Playwright starts the webServer before any globalSetup (checked in 1.65).
-    // The Node running Playwright (24 under npm test), not whatever `node` is first on PATH.
-    command: `${JSON.stringify(process.execPath)} scripts/e2e-server.mjs -p ${PORT} -H 127.0.0.1`,
-    url: BASE_URL,
+  // Not `npm run start`: the data dir and the dataset copy must be ready before each server starts,
+  // and Playwright starts webServers before any globalSetup (checked in 1.65).
+  // The Node running Playwright (24 under npm test), not whatever `node` is first on PATH.
+  webServer: Object.values(E2E_SERVERS).map(({ port, url, env }) => ({
+    command: `${JSON.stringify(process.execPath)} scripts/e2e-server.mjs -p ${port} -H 127.0.0.1`,
+    url,
     reuseExistingServer: !process.env.CI,
     timeout: 120_000,
-    env: SERVER_ENV,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
-  },
+    env: { ...env, NEXT_PUBLIC_SITE_URL: SITE_URL },
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+    gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 5_000 },
+  })),
 });

@@ -11,15 +11,17 @@ function optional(name: string): string | undefined {
   return process.env[name]?.trim() || undefined;
 }
 
-function positiveInt(name: string, fallback: number): number {
+function wholeNumber(name: string, fallback: number, min: number): number {
   const raw = optional(name);
   if (raw === undefined) return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) {
-    throw new Error(`${name} must be a positive whole number, got "${raw}".`);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < min) {
+    throw new Error(`${name} must be a whole number of at least ${min}, got "${raw}".`);
   }
   return value;
 }
+
+const positiveInt = (name: string, fallback: number) => wholeNumber(name, fallback, 1);
 
 /** Viewer token for drafts and Live; absent means published content only. */
 export const sanityReadToken = (): string | undefined => optional('SANITY_API_READ_TOKEN');
@@ -43,8 +45,18 @@ export function contentFile(): string {
   return custom ? path.resolve(/* turbopackIgnore: true */ custom) : path.join(process.cwd(), 'content', 'production.ndjson');
 }
 
-/** Per-address limit on support requests and subscriptions. */
+/**
+ * Limits on support requests and subscriptions together: `max` per client address and `siteMax` for
+ * the whole site, both per window. The site-wide one bounds the rows any spread of addresses can write.
+ */
 export const rateLimit = () => ({
   max: positiveInt('RATE_LIMIT_MAX', 5),
+  siteMax: positiveInt('RATE_LIMIT_SITE_MAX', 100),
   windowSeconds: positiveInt('RATE_LIMIT_WINDOW_SECONDS', 600),
 });
+
+/**
+ * How many proxies in front of the server the operator vouches for (nginx in deploy/: 1; Vercel: 1).
+ * 0, the default, believes no X-Forwarded-For entry: the client is the TCP peer.
+ */
+export const trustedProxyHops = (): number => wholeNumber('TRUSTED_PROXY_HOPS', 0, 0);

@@ -4,25 +4,33 @@ import { headers } from 'next/headers';
 
 import { rateLimit } from '@/lib/env/server';
 
-import { GENERIC_FAILURE, RATE_LIMITED, type FormState, type RequestFields, type SubscribeFields } from './form-state';
-import { createRateLimiter } from './rate-limit';
+import { quotaKey } from '@/lib/http/client-address';
+
+import { GENERIC_FAILURE, RATE_LIMITED, SITE_BUSY, type FormState, type RequestFields, type SubscribeFields } from './form-state';
+import { createCeiling, createRateLimiter } from './rate-limit';
 import { saveSubscriber, saveSupportRequest, StoreError } from './store';
 import { isBot, validateSubscriber, validateSupportRequest } from './validation';
 
-const globalForLimiter = globalThis as typeof globalThis & { supportLimiter?: ReturnType<typeof createRateLimiter> };
+type Limits = { perAddress: ReturnType<typeof createRateLimiter>; site: ReturnType<typeof createCeiling> };
 
-function limiter() {
-  const { max, windowSeconds } = rateLimit();
-  return (globalForLimiter.supportLimiter ??= createRateLimiter(max, windowSeconds * 1000));
+// One set per process, whichever bundle loads this module.
+const globalForLimits = globalThis as typeof globalThis & { supportLimits?: Limits };
+
+function limits(): Limits {
+  if (globalForLimits.supportLimits) return globalForLimits.supportLimits;
+  const { max, siteMax, windowSeconds } = rateLimit();
+  return (globalForLimits.supportLimits = {
+    perAddress: createRateLimiter(max, windowSeconds * 1000),
+    site: createCeiling(siteMax, windowSeconds * 1000),
+  });
 }
 
 /**
- * The address the nearest proxy saw: the last x-forwarded-for entry. Earlier
- * entries come from the client and could be forged to dodge the rate limit.
+ * The client's quota key. By now X-Forwarded-For holds the one address the server vouches for
+ * (installTrustProxy in instrumentation.ts); on a platform that sets it itself, its last entry.
  */
-async function clientAddress(): Promise<string> {
-  const list = await headers();
-  return list.get('x-forwarded-for')?.split(',').at(-1)?.trim() || list.get('x-real-ip') || 'unknown';
+async function clientKey(): Promise<string> {
+  return quotaKey((await headers()).get('x-forwarded-for')?.split(',').at(-1)?.trim() || 'unknown');
 }
 
 function text(formData: FormData, name: string): string {
@@ -32,11 +40,19 @@ function text(formData: FormData, name: string): string {
 
 /** Runs a store write and turns every failure into a message a visitor can act on. */
 async function store<Fields>(fields: Fields, write: () => Promise<void>): Promise<FormState<Fields>> {
-  if (!limiter().take(await clientAddress())) return { status: 'error', message: RATE_LIMITED, fields };
+  const { perAddress, site } = limits();
+  // The site-wide place first: when the site is full, no address is remembered for the attempt.
+  const giveBack = site.reserve();
+  if (!giveBack) return { status: 'error', message: SITE_BUSY, fields };
+  if (!perAddress.take(await clientKey())) {
+    giveBack();
+    return { status: 'error', message: RATE_LIMITED, fields };
+  }
   try {
     await write();
     return { status: 'success' };
   } catch (error) {
+    giveBack();
     if (!(error instanceof StoreError)) console.error('support store failed unexpectedly', error);
     return { status: 'error', message: error instanceof StoreError ? error.message : GENERIC_FAILURE, fields };
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { createRateLimiter } from './rate-limit';
+import { createCeiling, createRateLimiter } from './rate-limit';
 
 describe('createRateLimiter', () => {
   it('allows max attempts per window and address, then refuses until the window moves on', () => {
@@ -48,5 +48,53 @@ describe('createRateLimiter', () => {
 
   it('refuses everything when max is below one', () => {
     expect(createRateLimiter(0, 1000).take('a')).toBe(false);
+  });
+});
+
+describe('createRateLimiter memory', () => {
+  it('remembers at most maxKeys addresses within one window, forgetting the oldest first', () => {
+    const limiter = createRateLimiter(1, 60_000, () => 0, 3);
+    for (const address of ['a', 'b', 'c', 'd']) expect(limiter.take(address)).toBe(true);
+    expect(limiter.size).toBe(3);
+    // 'a' was forgotten to make room; 'd' is still counted.
+    expect(limiter.take('a')).toBe(true);
+    expect(limiter.take('d')).toBe(false);
+  });
+});
+
+describe('createCeiling', () => {
+  it('allows max reservations per window across everyone, then refuses until they age out', () => {
+    let now = 0;
+    const ceiling = createCeiling(3, 1000, () => now);
+    expect([ceiling.reserve(), ceiling.reserve(), ceiling.reserve()].every(Boolean)).toBe(true);
+    expect(ceiling.reserve()).toBeNull();
+    now = 999;
+    expect(ceiling.reserve()).toBeNull();
+    now = 1000;
+    expect(ceiling.reserve()).not.toBeNull();
+  });
+
+  it('takes back a place whose write stored nothing', () => {
+    const ceiling = createCeiling(1, 1000, () => 0);
+    const giveBack = ceiling.reserve();
+    expect(ceiling.reserve()).toBeNull();
+    giveBack!();
+    expect(ceiling.used).toBe(0);
+    expect(ceiling.reserve()).not.toBeNull();
+  });
+
+  it('slides in tenths of the window and ignores a give-back after its place left the window', () => {
+    let now = 0;
+    const ceiling = createCeiling(2, 1000, () => now);
+    const first = ceiling.reserve();
+    now = 500;
+    ceiling.reserve();
+    expect(ceiling.reserve()).toBeNull();
+    now = 1000;
+    expect(ceiling.used).toBe(1);
+    first!();
+    expect(ceiling.used).toBe(1);
+    now = 5000;
+    expect(ceiling.used).toBe(0);
   });
 });

@@ -1,0 +1,31 @@
+import 'server-only';
+
+import http from 'node:http';
+
+import { resolveClientAddress } from './client-address';
+
+const INSTALLED = Symbol.for('hallway.trustProxy');
+
+/**
+ * Rewrites X-Forwarded-For on every incoming request to the one client address this server can vouch
+ * for (see resolveClientAddress). Next only fills the header when a request lacks it, so on a bare
+ * `next start` the client would otherwise choose its own rate-limit key. Next gives route code no
+ * access to the socket, so this runs where the socket is: at the HTTP server, before Next sees the request.
+ */
+export function installTrustProxy(trustedHops: number): void {
+  const proto = http.Server.prototype as http.Server & { [INSTALLED]?: true };
+  if (proto[INSTALLED]) return;
+  proto[INSTALLED] = true;
+  const emit = proto.emit;
+  proto.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
+    if (event === 'request') {
+      const request = args[0] as http.IncomingMessage;
+      const header = request.headers['x-forwarded-for'];
+      const forwarded = Array.isArray(header) ? header.join(',') : header;
+      request.headers['x-forwarded-for'] = resolveClientAddress(forwarded, request.socket.remoteAddress, trustedHops);
+      // The same claim under another name: nothing may read it.
+      delete request.headers['x-real-ip'];
+    }
+    return Reflect.apply(emit, this, [event, ...args]) as boolean;
+  } as typeof proto.emit;
+}

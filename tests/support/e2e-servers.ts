@@ -1,0 +1,29 @@
+/**
+ * The production servers the browser tests run against (playwright.config.ts starts them from the one
+ * build). `main` lets tests send as much as they like; `strict` keeps production-like quotas, for the
+ * tests that the quotas hold.
+ */
+const PORT = Number(process.env.E2E_PORT || 3100);
+
+export const WEBHOOK_SECRET = 'e2e-webhook-secret';
+
+type E2EServer = { port: number; url: string; dataDir: string; env: Record<string, string> };
+
+function server(port: number, dataDir: string, env: Record<string, string>): E2EServer {
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    dataDir,
+    env: {
+      DATA_DIR: dataDir,
+      CONTENT_FILE: `${dataDir}/content/production.ndjson`,
+      SANITY_REVALIDATE_SECRET: WEBHOOK_SECRET,
+      ...env,
+    },
+  };
+}
+
+export const E2E_SERVERS = {
+  main: server(PORT, '.data/e2e', { RATE_LIMIT_MAX: '1000', RATE_LIMIT_SITE_MAX: '100000' }),
+  strict: server(PORT + 1, '.data/e2e-strict', { RATE_LIMIT_MAX: '3', RATE_LIMIT_SITE_MAX: '10', TRUSTED_PROXY_HOPS: '0' }),
+} as const;

@@ -14,7 +14,7 @@ const nextConfig: NextConfig = {
   distDir: process.env.NEXT_DIST_DIR || '.next',
   reactStrictMode: true,
   // PGlite loads its WebAssembly and data files from its own package directory.
-  serverExternalPackages: ['@electric-sql/pglite'],
+  serverExternalPackages: ['@electric-sql/pglite', 'sanity'],
   poweredByHeader: false,
   // Next hashes the whole HTML in JavaScript on every request to make an ETag: a fifth of the CPU
   // time of serving a prerendered page (measured with --cpu-prof). Pages carry s-maxage for a CDN,

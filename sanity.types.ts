@@ -478,6 +478,169 @@ export type PRIVACY_POLICY_QUERY_RESULT = {
   } | null;
 } | null;
 
+// Source: lib/content/queries.ts
+// Variable: DOCUMENTS_OF_TYPES_QUERY
+// Query: *[_type in $types && !(_id in path("drafts.**"))]
+export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
+  | {
+      _id: string;
+      _type: "landingPage";
+      _createdAt: string;
+      _updatedAt: string;
+      _rev: string;
+      hero?: {
+        headline?: string;
+        text?: string;
+        appStoreLabel?: string;
+        playStoreLabel?: string;
+        scrollLabel?: string;
+      };
+      features?: {
+        heading?: string;
+        intro?: string;
+        cards?: Array<
+          {
+            _key: string;
+          } & FeatureCard
+        >;
+      };
+      experience?: {
+        heading?: string;
+        intro?: string;
+        steps?: Array<
+          {
+            _key: string;
+          } & ExperienceItem
+        >;
+      };
+      faq?: {
+        heading?: string;
+        items?: Array<
+          {
+            _key: string;
+          } & FaqItem
+        >;
+      };
+      stayUpdated?: {
+        heading?: string;
+        text?: string;
+        placeholder?: string;
+        buttonLabel?: string;
+        successMessage?: string;
+      };
+      seo?: Seo;
+    }
+  | {
+      _id: string;
+      _type: "privacyPolicy";
+      _createdAt: string;
+      _updatedAt: string;
+      _rev: string;
+      title?: string;
+      lastUpdated?: string;
+      sections?: Array<
+        {
+          _key: string;
+        } & PrivacySection
+      >;
+      seo?: Seo;
+    }
+  | {
+      _id: string;
+      _type: "sanity.fileAsset";
+      _createdAt: string;
+      _updatedAt: string;
+      _rev: string;
+      originalFilename?: string;
+      label?: string;
+      title?: string;
+      description?: string;
+      altText?: string;
+      sha1hash?: string;
+      extension?: string;
+      mimeType?: string;
+      size?: number;
+      assetId?: string;
+      uploadId?: string;
+      path?: string;
+      url?: string;
+      source?: SanityAssetSourceData;
+    }
+  | {
+      _id: string;
+      _type: "sanity.imageAsset";
+      _createdAt: string;
+      _updatedAt: string;
+      _rev: string;
+      originalFilename?: string;
+      label?: string;
+      title?: string;
+      description?: string;
+      altText?: string;
+      sha1hash?: string;
+      extension?: string;
+      mimeType?: string;
+      size?: number;
+      assetId?: string;
+      uploadId?: string;
+      path?: string;
+      url?: string;
+      metadata?: SanityImageMetadata;
+      source?: SanityAssetSourceData;
+    }
+  | {
+      _id: string;
+      _type: "siteSettings";
+      _createdAt: string;
+      _updatedAt: string;
+      _rev: string;
+      productName?: string;
+      description?: string;
+      radiusMiles?: number;
+      appStoreUrl?: string;
+      playStoreUrl?: string;
+      headerLinks?: Array<
+        {
+          _key: string;
+        } & Link
+      >;
+      footerColumns?: Array<
+        {
+          _key: string;
+        } & FooterColumn
+      >;
+      supportHours?: string;
+      replyTime?: string;
+    }
+  | {
+      _id: string;
+      _type: "supportPage";
+      _createdAt: string;
+      _updatedAt: string;
+      _rev: string;
+      heading?: string;
+      intro?: string;
+      cards?: Array<
+        {
+          _key: string;
+        } & SupportCard
+      >;
+      contact?: {
+        heading?: string;
+        text?: string;
+        replyTimeLabel?: string;
+        hoursLabel?: string;
+      };
+      faqHeading?: string;
+      faq?: Array<
+        {
+          _key: string;
+        } & FaqItem
+      >;
+      seo?: Seo;
+    }
+>;
+
 // Query TypeMap
 import "@sanity/client";
 declare module "@sanity/client" {
@@ -486,5 +649,6 @@ declare module "@sanity/client" {
     '*[_type == "landingPage"][0]{\n  hero{ headline, text, appStoreLabel, playStoreLabel, scrollLabel },\n  features{ heading, intro, cards[]{ _key, title, text, icon } },\n  experience{ heading, intro, steps[]{ _key, title, text } },\n  faq{ heading, items[]{ _key, question, answer } },\n  stayUpdated{ heading, text, placeholder, buttonLabel, successMessage },\n  seo{ title, description }\n}': LANDING_PAGE_QUERY_RESULT;
     '*[_type == "supportPage"][0]{\n  heading,\n  intro,\n  cards[]{ _key, title, text, modalTitle, requestType },\n  contact{ heading, text, replyTimeLabel, hoursLabel },\n  faqHeading,\n  faq[]{ _key, question, answer },\n  seo{ title, description }\n}': SUPPORT_PAGE_QUERY_RESULT;
     '*[_type == "privacyPolicy"][0]{\n  title,\n  lastUpdated,\n  sections[]{ _key, heading, body },\n  seo{ title, description }\n}': PRIVACY_POLICY_QUERY_RESULT;
+    '*[_type in $types && !(_id in path("drafts.**"))]': DOCUMENTS_OF_TYPES_QUERY_RESULT;
   }
 }

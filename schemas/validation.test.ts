@@ -1,18 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-import { createClient } from '@sanity/client';
-import { createWorkspaceFromConfig, validateDocument, type SanityDocument, type ValidationMarker, type Workspace } from 'sanity';
-import { beforeAll, describe, expect, it } from 'vitest';
+import type { SanityDocument, ValidationMarker } from 'sanity';
+import { describe, expect, it } from 'vitest';
 
 import { parseNdjson } from '@/lib/content/embedded';
-import studioConfig from '@/studio/sanity.config';
+import { markerPath, validateContent } from '@/lib/content/schema-check';
 
 /**
- * The schema's validation rules, run by Sanity's own engine the way
- * `sanity documents validate` runs them: validateDocument over a workspace
- * resolved from the Studio's config, in the 'cli' environment (which also
- * warns about fields the schema does not know).
+ * The schema's validation rules, run by Sanity's own engine (lib/content/schema-check.ts) in the
+ * 'cli' environment, which also warns about fields the schema does not know.
  */
 
 type Doc = SanityDocument & Record<string, any>;
@@ -26,34 +23,13 @@ function seedDocument(id: string): Doc {
   return structuredClone(found);
 }
 
-let workspace: Workspace;
-
-beforeAll(async () => {
-  // createWorkspaceFromConfig is Sanity's helper for resolving a workspace outside the
-  // Studio; with getClient and currentUser it needs no login and makes no requests.
-  const client = createClient({ projectId: 'offline', dataset: 'production', apiVersion: '2025-01-01', useCdn: false });
-  workspace = await createWorkspaceFromConfig({
-    ...studioConfig,
-    getClient: () => client,
-    currentUser: { id: 'test', name: 'Test', email: 'test@example.com', role: 'administrator', roles: [] },
-  });
-});
-
 async function validate(document: Doc): Promise<ValidationMarker[]> {
-  return validateDocument({ document, workspace, environment: 'cli', getDocumentExists: async () => true });
+  return validateContent(document);
 }
 
-/** Markers of one level as [path, message], paths written like `cards[_key=="k1"].requestType`. */
+/** Markers of one level as [path, message]. */
 const markersAt = (markers: ValidationMarker[], level: ValidationMarker['level']) =>
-  markers
-    .filter((marker) => marker.level === level)
-    .map((marker) => [
-      marker.path
-        .map((segment) => (typeof segment === 'object' && segment !== null && '_key' in segment ? `[_key=="${segment._key}"]` : `.${String(segment)}`))
-        .join('')
-        .replace(/^\./, ''),
-      marker.message,
-    ]);
+  markers.filter((marker) => marker.level === level).map((marker) => [markerPath(marker), marker.message]);
 
 const errorsOf = (markers: ValidationMarker[]) => markersAt(markers, 'error');
 const warningsOf = (markers: ValidationMarker[]) => markersAt(markers, 'warning');

@@ -115,3 +115,54 @@ describe('queryDataset reads the file again after it changes on disk', () => {
     expect(await queryDataset(file, '*[_id == $id][0].title', { id: 'b' }, 'published')).toBe('B');
   });
 });
+
+describe('queryDataset keeps the last good content', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'embedded-good-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const SEED = join(__dirname, '..', '..', 'content', 'production.ndjson');
+  const NAME = '*[_type == "siteSettings"][0].productName';
+  const HEADLINE = '*[_type == "landingPage"][0].hero.headline';
+
+  async function seedWith(file: string, edit: (doc: Record<string, any>) => Record<string, any> | null) {
+    const { readFile } = await import('node:fs/promises');
+    const docs = parseNdjson(await readFile(SEED, 'utf8')).map((d) => edit(structuredClone(d) as Record<string, any>));
+    await writeFile(file, docs.filter(Boolean).map((d) => JSON.stringify(d)).join('\n') + '\n');
+  }
+  const bump = async (file: string) => {
+    const later = new Date(Date.now() + 10_000 + Math.random() * 10_000);
+    await utimes(file, later, later);
+  };
+
+  it('through a malformed file', async () => {
+    const file = join(dir, 'malformed.ndjson');
+    await seedWith(file, (d) => d);
+    const name = await queryDataset(file, NAME, {}, 'published');
+    await writeFile(file, '{"_id": "siteSettings", "_type": \n');
+    await bump(file);
+    expect(await queryDataset(file, NAME, {}, 'published')).toBe(name);
+  });
+
+  it('per document: a broken or missing one keeps its last good version while the others update', async () => {
+    const file = join(dir, 'documents.ndjson');
+    await seedWith(file, (d) => d);
+    const name = await queryDataset(file, NAME, {}, 'published');
+    await seedWith(file, (d) => {
+      if (d._type === 'siteSettings') delete d.productName;
+      if (d._type === 'landingPage') d.hero.headline = 'A new headline';
+      return d;
+    });
+    await bump(file);
+    expect(await queryDataset(file, NAME, {}, 'published')).toBe(name);
+    expect(await queryDataset(file, HEADLINE, {}, 'published')).toBe('A new headline');
+
+    await seedWith(file, (d) => (d._type === 'siteSettings' ? null : d));
+    await bump(file);
+    expect(await queryDataset(file, NAME, {}, 'published')).toBe(name);
+  });
+});

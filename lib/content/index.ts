@@ -13,19 +13,19 @@ function required<T>(value: T | null, documentType: string): T {
   return value;
 }
 
-export const getSettings = cache(async () => required(await fetchContent(SETTINGS_QUERY, ['siteSettings']), 'siteSettings'));
+export const getSettings = cache(async () => required(await fetchContent(SETTINGS_QUERY, 'siteSettings'), 'siteSettings'));
 
 export const getLandingPage = cache(async () => {
-  const [settings, page] = await Promise.all([getSettings(), fetchContent(LANDING_PAGE_QUERY, ['landingPage', 'siteSettings'])]);
+  const [settings, page] = await Promise.all([getSettings(), fetchContent(LANDING_PAGE_QUERY, 'landingPage')]);
   return fillTokens(required(page, 'landingPage'), { radius: settings.radiusMiles });
 });
 
 export const getSupportPage = cache(async () =>
-  required(await fetchContent(SUPPORT_PAGE_QUERY, ['supportPage']), 'supportPage'),
+  required(await fetchContent(SUPPORT_PAGE_QUERY, 'supportPage'), 'supportPage'),
 );
 
 export const getPrivacyPolicy = cache(async () => {
-  const [settings, page] = await Promise.all([getSettings(), fetchContent(PRIVACY_POLICY_QUERY, ['privacyPolicy', 'siteSettings'])]);
+  const [settings, page] = await Promise.all([getSettings(), fetchContent(PRIVACY_POLICY_QUERY, 'privacyPolicy')]);
   return fillTokens(required(page, 'privacyPolicy'), { radius: settings.radiusMiles });
 });
 

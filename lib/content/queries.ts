@@ -43,3 +43,6 @@ export const PRIVACY_POLICY_QUERY = defineQuery(`*[_type == "privacyPolicy"][0]{
   sections[]{ _key, heading, body },
   seo{ title, description }
 }`);
+
+/** Whole published documents of the given types, for checking content before a publish refreshes pages. */
+export const DOCUMENTS_OF_TYPES_QUERY = defineQuery(`*[_type in $types && !(_id in path("drafts.**"))]`);

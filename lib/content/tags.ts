@@ -1,12 +1,23 @@
-import type { ContentTag } from './fetch';
-
-const CONTENT_TAGS: readonly ContentTag[] = ['siteSettings', 'landingPage', 'supportPage', 'privacyPolicy'];
+/** The document types of the site's content: each a singleton, and each the cache tag of its fetches. */
+export const CONTENT_TYPES = ['siteSettings', 'landingPage', 'supportPage', 'privacyPolicy'] as const;
+export type ContentType = (typeof CONTENT_TYPES)[number];
+export type ContentTag = ContentType;
 
 /**
- * The cache tags a changed document invalidates. Fetches are tagged by the
- * document types they read (settings appear on every page through the layout),
- * so a type's own tag refreshes exactly the pages that show it.
+ * The tags each type's fetch carries: its own, plus siteSettings where its text has {radius} filled in
+ * from the settings. A webhook for a type refreshes exactly the fetches (and pages) tagged with it.
  */
+export const FETCH_TAGS: Record<ContentType, readonly ContentTag[]> = {
+  siteSettings: ['siteSettings'],
+  landingPage: ['landingPage', 'siteSettings'],
+  supportPage: ['supportPage'],
+  privacyPolicy: ['privacyPolicy', 'siteSettings'],
+};
+
+/** The cache tags a changed document invalidates. */
 export function tagsForDocumentType(type: unknown): ContentTag[] {
-  return CONTENT_TAGS.filter((tag) => tag === type);
+  return CONTENT_TYPES.filter((tag) => tag === type);
 }
+
+/** The types whose documents pages read again once `tag` is revalidated. */
+export const typesRefreshedBy = (tag: ContentTag): ContentType[] => CONTENT_TYPES.filter((type) => FETCH_TAGS[type].includes(tag));

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 
-import { editDocument, postWebhook, readDataset, resetContent, writeDataset, type Doc } from './support/dataset';
+import { E2E_CONTENT_FILE, SEED_FILE, editDocument, postWebhook, readDataset, resetContent, restoreSeed, writeDataset, type Doc } from './support/dataset';
 
 // These tests edit the one dataset the server reads: one at a time, seed restored after each.
 test.describe.configure({ mode: 'serial' });
@@ -133,5 +133,61 @@ test.describe('draft preview', () => {
     expect(missing.status).toBe(401);
     await page.goto('/privacy');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Privacy Policy');
+  });
+});
+
+test.describe('a publish that cannot be rendered never replaces a good page', () => {
+  const BROKEN: Array<[string, () => Promise<void>]> = [
+    [
+      'a malformed line in the dataset',
+      async () => {
+        const { appendFile } = await import('node:fs/promises');
+        await appendFile(E2E_CONTENT_FILE, '{"_id": "half-written", "_type": \n');
+      },
+    ],
+    ['the privacy policy document missing', async () => writeDataset((await readDataset()).filter((doc) => doc._id !== 'privacyPolicy'))],
+    [
+      'a policy that breaks the schema (six sections)',
+      () =>
+        editDocument('privacyPolicy', (doc) => {
+          (doc.sections as Section[]).pop();
+        }),
+    ],
+  ];
+
+  for (const [name, breakContent] of BROKEN) {
+    test(`${name}: the webhook refuses so Sanity retries, visitors keep the last good page`, async ({ page, baseURL }) => {
+      await page.goto('/privacy');
+      const lastGood = await page.locator('article').innerText();
+
+      await breakContent();
+      const refused = await postWebhook(baseURL!, { _type: 'privacyPolicy', _id: 'privacyPolicy' });
+      expect(refused.status).toBe(503);
+      expect((await refused.json()).problems.length).toBeGreaterThan(0);
+
+      const response = await page.goto('/privacy');
+      expect(response?.status()).toBe(200);
+      expect(await page.locator('article').innerText()).toBe(lastGood);
+
+      // Fixed and published again: the edit shows on the first load after the webhook's answer.
+      await restoreSeed();
+      const text = `Fixed by legal review ${Date.now()}.`;
+      await setPrivacyIntro(text);
+      expect((await postWebhook(baseURL!, { _type: 'privacyPolicy', _id: 'privacyPolicy' })).status).toBe(200);
+      await page.goto('/privacy');
+      await expect(page.locator('article')).toContainText(text);
+    });
+  }
+
+  test('broken settings hold back every page that shows them', async ({ page, baseURL }) => {
+    await editDocument('siteSettings', (doc) => {
+      delete doc.productName;
+    });
+    expect((await postWebhook(baseURL!, { _type: 'siteSettings', _id: 'siteSettings' })).status).toBe(503);
+    const productName = (await readDataset(SEED_FILE)).find((doc) => doc._id === 'siteSettings')!.productName as string;
+    for (const path of ['/', '/support', '/privacy']) {
+      expect((await page.goto(path))?.status()).toBe(200);
+      await expect(page.getByRole('banner')).toContainText(productName);
+    }
   });
 });

@@ -27,6 +27,7 @@ test.describe.configure({ mode: 'serial' });
 
 test.describe('submission quotas hold whatever the headers say', () => {
   test('50 forged X-Forwarded-For addresses × 3 posts from one client store only its own quota', async () => {
+    test.setTimeout(120_000);
     const before = await storedRows();
     const answers: FormAnswer[] = [];
     for (let post = 0; post < 3; post++) {

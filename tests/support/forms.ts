@@ -25,8 +25,16 @@ export const FORMS = {
 } as const;
 export type FormName = keyof typeof FORMS;
 
-/** The controls of form `name` as the page serves them: [name, value] in document order. */
-export async function formControls(baseURL: string, name: FormName): Promise<[string, string][]> {
+const loaded = new Map<string, Promise<[string, string][]>>();
+
+/** The controls of form `name` as the page serves them: [name, value] in document order (read once per server). */
+export function formControls(baseURL: string, name: FormName): Promise<[string, string][]> {
+  const key = `${new URL(baseURL).origin} ${name}`;
+  if (!loaded.has(key)) loaded.set(key, readControls(baseURL, name));
+  return loaded.get(key)!;
+}
+
+async function readControls(baseURL: string, name: FormName): Promise<[string, string][]> {
   const { page, action } = FORMS[name];
   const response = await fetch(new URL(page, baseURL));
   const html = await response.text();

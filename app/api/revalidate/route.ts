@@ -1,5 +1,6 @@
 import { revalidateTag } from 'next/cache';
 
+import { publishProblems } from '@/lib/content/publish-check';
 import { tagsForDocumentType } from '@/lib/content/tags';
 import { verifyWebhook } from '@/lib/content/webhook';
 import { sanityConfig } from '@/lib/env/public';
@@ -18,6 +19,16 @@ export async function POST(request: Request) {
 
   if (sanityConfig()) await new Promise((resolve) => setTimeout(resolve, CONTENT_LAKE_SETTLE_MS));
   const tags = tagsForDocumentType(result.type);
+  // Content that cannot be rendered must not replace good pages: refuse, so Sanity retries and the
+  // pages keep their last good version until a fixed publish comes.
+  const problems = (await Promise.all(tags.map(publishProblems))).flat();
+  if (problems.length > 0) {
+    console.error(`POST /api/revalidate: publish of ${result.type} not applied; the content cannot be rendered:\n  ${problems.join('\n  ')}`);
+    return Response.json(
+      { message: 'The published content cannot be rendered; pages keep their last good version', problems },
+      { status: 503, headers: { 'retry-after': '60' } },
+    );
+  }
   for (const tag of tags) {
     // { expire: 0 } rather than 'max': stale-while-revalidate would serve the old text to the next
     // visitor; expiring now makes the first load after this answer render the new content.

@@ -1,0 +1,13 @@
+'use client';
+
+import { useEffect } from 'react';
+
+import { ErrorBody } from '../_components/status-page';
+
+/** A page of the site failed to render or threw in the browser: the header and footer stay, with a way on. */
+export default function SiteError({ error, retry }: { error: unknown; retry: () => void }) {
+  useEffect(() => {
+    console.error(error);
+  }, [error]);
+  return <ErrorBody retry={retry} />;
+}

@@ -1,0 +1,47 @@
+import type { ReactNode } from 'react';
+
+/**
+ * The body of the pages that stand in for content: not found, and something went wrong. They must
+ * render when the dataset cannot be read, so their words live here rather than in the dataset.
+ */
+export function StatusPage({ label, heading, text, children }: { label: string; heading: string; text: string; children: ReactNode }) {
+  return (
+    <div className="flex flex-1 items-center justify-center px-4 py-20">
+      <div className="max-w-md text-center">
+        <p className="text-sm font-semibold uppercase tracking-wide text-brand-700">{label}</p>
+        <h1 className="mt-2 text-3xl font-bold tracking-tight sm:text-4xl">{heading}</h1>
+        <p className="mt-4 text-muted">{text}</p>
+        <nav aria-label="Helpful links" className="mt-8 flex flex-wrap justify-center gap-3">
+          {children}
+        </nav>
+      </div>
+    </div>
+  );
+}
+
+export const primaryAction = 'rounded-lg bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700';
+export const secondaryAction = 'rounded-lg border border-gray-300 bg-white px-5 py-2.5 font-semibold hover:bg-gray-100';
+
+export function HomeLink() {
+  return (
+    <a href="/" className={primaryAction}>
+      Go to the home page
+    </a>
+  );
+}
+
+/** For the error pages: what went wrong on our side, and the two ways on. */
+export function ErrorBody({ retry }: { retry: () => void }) {
+  return (
+    <StatusPage
+      label="Error"
+      heading="Something went wrong"
+      text="This page could not be shown just now. Please try again in a moment; if it keeps happening, the home page still works."
+    >
+      <button type="button" onClick={() => retry()} className={secondaryAction}>
+        Try again
+      </button>
+      <HomeLink />
+    </StatusPage>
+  );
+}

@@ -1,0 +1,44 @@
+import 'server-only';
+
+import { readFile } from 'node:fs/promises';
+
+import type { SanityDocument } from 'sanity';
+
+import { contentFile } from '@/lib/env/server';
+
+import { createSanityClient } from './client';
+import { applyPerspective, parseNdjson } from './embedded';
+import { DOCUMENTS_OF_TYPES_QUERY } from './queries';
+import { problemsByType } from './schema-check';
+import { typesRefreshedBy, type ContentTag } from './tags';
+
+/** How long the check waits for hosted Sanity before it counts the publish as unreadable. */
+const HOSTED_TIMEOUT_MS = 10_000;
+
+async function readPublished(types: string[]): Promise<SanityDocument[]> {
+  const hosted = createSanityClient();
+  if (hosted) {
+    // Straight from the API, not its CDN: the revision just published.
+    return hosted.withConfig({ useCdn: false, timeout: HOSTED_TIMEOUT_MS }).fetch<SanityDocument[]>(DOCUMENTS_OF_TYPES_QUERY, { types });
+  }
+  // The file as it is now, not what the embedded source serves (which keeps the last good version).
+  const file = contentFile();
+  return applyPerspective(parseNdjson(await readFile(file, 'utf8'), file), 'published') as SanityDocument[];
+}
+
+/**
+ * What would keep the pages that `tag` refreshes from rendering the published content: an unreadable
+ * source (malformed dataset, Sanity failing or not answering), a missing singleton, or a document that
+ * breaks the schema's rules. Empty when the publish may go ahead.
+ */
+export async function publishProblems(tag: ContentTag): Promise<string[]> {
+  const types = typesRefreshedBy(tag);
+  let documents: SanityDocument[];
+  try {
+    documents = await readPublished(types);
+  } catch (error) {
+    return [`the content could not be read: ${error instanceof Error ? error.message : String(error)}`];
+  }
+  const byType = await problemsByType(documents, types);
+  return [...byType].flatMap(([type, problems]) => problems.map((problem) => `${type}: ${problem}`));
+}

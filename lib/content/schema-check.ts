@@ -1,0 +1,56 @@
+import { createClient } from '@sanity/client';
+import { createWorkspaceFromConfig, validateDocument, type SanityDocument, type ValidationMarker, type Workspace } from 'sanity';
+
+import { schemaTypes } from '@/schemas';
+
+/**
+ * The schema's validation rules, run by Sanity's own engine the way `sanity documents validate` runs
+ * them, outside any Studio: the publish webhook checks content with it before pages change, and the
+ * schema tests use it too.
+ */
+
+let workspace: Promise<Workspace> | undefined;
+
+function offlineWorkspace(): Promise<Workspace> {
+  // With getClient and currentUser, createWorkspaceFromConfig needs no login and makes no requests.
+  const client = createClient({ projectId: 'offline', dataset: 'production', apiVersion: '2025-01-01', useCdn: false });
+  return (workspace ??= createWorkspaceFromConfig({
+    projectId: 'offline',
+    dataset: 'production',
+    schema: { types: schemaTypes },
+    getClient: () => client,
+    currentUser: { id: 'validator', name: 'Validator', email: 'validator@localhost', role: 'administrator', roles: [] },
+  }));
+}
+
+export async function validateContent(document: SanityDocument): Promise<ValidationMarker[]> {
+  return validateDocument({ document, workspace: await offlineWorkspace(), environment: 'cli', getDocumentExists: async () => true });
+}
+
+/** A marker's path written like `cards[_key=="k1"].requestType`. */
+export function markerPath(marker: ValidationMarker): string {
+  return marker.path
+    .map((segment) => (typeof segment === 'object' && segment !== null && '_key' in segment ? `[_key=="${segment._key}"]` : `.${String(segment)}`))
+    .join('')
+    .replace(/^\./, '');
+}
+
+type Doc = { _id: string; _type: string };
+
+/**
+ * What keeps each of `types` from rendering in `documents` (published documents): the singleton is
+ * missing, or breaks the schema's rules. Types with nothing wrong are left out.
+ */
+export async function problemsByType(documents: readonly Doc[], types: readonly string[]): Promise<Map<string, string[]>> {
+  const problems = new Map<string, string[]>();
+  for (const type of types) {
+    const ofType = documents.filter((document) => document._type === type);
+    const found: string[] = ofType.length === 0 ? ['the document is missing'] : [];
+    for (const document of ofType) {
+      const errors = (await validateContent(document as SanityDocument)).filter((marker) => marker.level === 'error');
+      found.push(...errors.map((marker) => `${markerPath(marker) || '(document)'}: ${marker.message}`));
+    }
+    if (found.length > 0) problems.set(type, found);
+  }
+  return problems;
+}

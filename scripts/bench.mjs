@@ -1222,6 +1222,7 @@ async function main() {
         DATA_DIR: run.dataDir,
         // The benchmark posts from one address far faster than a person; the limit is not what is measured.
         RATE_LIMIT_MAX: '100000000',
+        RATE_LIMIT_SITE_MAX: '100000000',
         SANITY_REVALIDATE_SECRET: `bench-${runId}`,
       },
     });

@@ -94,7 +94,7 @@ async function startServer(name, env) {
   const origin = `http://127.0.0.1:${port}`;
   const child = track(spawn(process.execPath, [NEXT_BIN, 'start', '-p', String(port), '-H', '127.0.0.1'], {
     cwd: ROOT,
-    env: { ...process.env, NEXT_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: '1', RATE_LIMIT_MAX: '1000000', ...env },
+    env: { ...process.env, NEXT_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: '1', RATE_LIMIT_MAX: '1000000', RATE_LIMIT_SITE_MAX: '1000000000', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   }));
   const output = [];

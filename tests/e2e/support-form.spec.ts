@@ -418,6 +418,7 @@ test.describe('support form on the hosted backend when it fails and recovers', (
         DATA_DIR: dataDir,
         CONTENT_FILE: path.join(ROOT, 'content', 'production.ndjson'),
         RATE_LIMIT_MAX: '1000',
+        RATE_LIMIT_SITE_MAX: '100000',
         NEXT_PUBLIC_SUPABASE_URL: stack.url,
         NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: stack.publishableKey,
         NEXT_TELEMETRY_DISABLED: '1',

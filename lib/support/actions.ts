@@ -4,7 +4,7 @@ import { headers } from 'next/headers';
 
 import { rateLimit } from '@/lib/env/server';
 
-import { GENERIC_FAILURE, RATE_LIMITED, type FormState, type RequestFields, type SubscribeFields } from './form-state';
+import { GENERIC_FAILURE, RATE_LIMITED, UNREADABLE, type FormState, type RequestFields, type SubscribeFields } from './form-state';
 import { createRateLimiter } from './rate-limit';
 import { saveSubscriber, saveSupportRequest, StoreError } from './store';
 import { isBot, validateSubscriber, validateSupportRequest } from './validation';
@@ -24,6 +24,9 @@ async function clientAddress(): Promise<string> {
   const list = await headers();
   return list.get('x-forwarded-for')?.split(',').at(-1)?.trim() || list.get('x-real-ip') || 'unknown';
 }
+
+/** React decodes an action's arguments from the request, so a crafted call can pass anything as the form. */
+const isForm = (value: unknown): value is FormData => value instanceof FormData;
 
 function text(formData: FormData, name: string): string {
   const value = formData.get(name);
@@ -46,6 +49,7 @@ export async function submitSupportRequest(
   _previous: FormState<RequestFields>,
   formData: FormData,
 ): Promise<FormState<RequestFields>> {
+  if (!isForm(formData)) return { status: 'error', message: UNREADABLE, fields: { email: '', subject: '', message: '' } };
   const fields = { email: text(formData, 'email'), subject: text(formData, 'subject'), message: text(formData, 'message') };
   // A filled honeypot is a bot: it gets the answer it hopes for and nothing is stored.
   if (isBot(formData)) return { status: 'success' };
@@ -55,6 +59,7 @@ export async function submitSupportRequest(
 }
 
 export async function subscribe(_previous: FormState<SubscribeFields>, formData: FormData): Promise<FormState<SubscribeFields>> {
+  if (!isForm(formData)) return { status: 'error', message: UNREADABLE, fields: { email: '' } };
   const fields = { email: text(formData, 'email') };
   if (isBot(formData)) return { status: 'success' };
   const subscriber = validateSubscriber(formData);

@@ -1,11 +1,7 @@
 import type { NextConfig } from 'next';
 
-import { siteHeaders, studioHeaders } from './lib/security-headers';
-
-const env = {
-  supabaseUrl: process.env.NEXT_PUBLIC_SUPABASE_URL,
-  sanityProjectId: process.env.NEXT_PUBLIC_SANITY_PROJECT_ID,
-};
+import { MAX_BODY_BYTES } from './lib/http/read-body';
+import { configuredServices, siteHeaders, studioHeaders } from './lib/security-headers';
 
 const asList = (headers: Record<string, string>) => Object.entries(headers).map(([key, value]) => ({ key, value }));
 
@@ -20,17 +16,30 @@ const nextConfig: NextConfig = {
   // time of serving a prerendered page (measured with --cpu-prof). Pages carry s-maxage for a CDN,
   // which revalidates on its own; without one a browser re-downloads ~7 KB gzip instead of a 304.
   generateEtags: false,
+  // Next's redirect of /support/ to /support carries none of the headers below; proxy.ts makes it instead.
+  skipTrailingSlashRedirect: true,
   experimental: {
     // Two root layouts (site and Studio) need one 404 for every unmatched path.
     globalNotFound: true,
+    // Next copies the body of every request proxy.ts sees into memory, up to this much, before the proxy
+    // runs (default 10 MB). The proxy refuses anything over MAX_BODY_BYTES; four times that keeps a
+    // truncated copy (Next drops the chunk that crosses the limit, up to 64 KB) still over the cap.
+    proxyClientMaxBodySize: 4 * MAX_BODY_BYTES,
   },
   async headers() {
+    const services = configuredServices();
     return [
-      // Everything but the Studio gets the site's policy; the Studio gets the looser one it needs.
-      { source: '/((?!studio).*)', headers: asList(siteHeaders(env)) },
-      { source: '/studio/:path*', headers: asList(studioHeaders(env)) },
-      { source: '/studio', headers: asList(studioHeaders(env)) },
+      // Every response gets the site's policy; the Studio's own paths then get the one it needs (for the
+      // same header the later rule wins). Paths that merely start with "studio" (/studiox) are the site's.
+      { source: '/:path*', headers: asList(siteHeaders(services)) },
+      { source: '/studio', headers: asList(studioHeaders(services)) },
+      { source: '/studio/:path+', headers: asList(studioHeaders(services)) },
     ];
+  },
+  async rewrites() {
+    // Every Studio path is the one prerendered /studio page; the Studio's client router reads the address
+    // itself. A dynamic segment here would render and cache each made-up path on disk, for a year.
+    return [{ source: '/studio/:path+', destination: '/studio' }];
   },
 };
 

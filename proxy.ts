@@ -1,51 +1,65 @@
 import { NextResponse, type NextRequest } from 'next/server';
 
+import { readBody } from '@/lib/http/read-body';
+import { REFUSALS, refusalPage } from '@/lib/http/refusal-page';
+
 /**
- * Form posts that Next's server-action handler would answer with a 500 get a plain 4xx page a person
- * can read instead: bodies over the size limit, posts from another site, bodies that are not form data.
- * The matcher limits this to multipart POSTs (both form submissions, with and without JavaScript),
- * so page loads never pass through here.
+ * Posts that Next's server-action handler would answer with a 500 get a plain 4xx page a person can
+ * read instead: posts from another site or from no page at all, bodies that are not form data (Next
+ * feeds any body with a Next-Action header to its JSON decoder), bodies over the size limit, and form
+ * data that does not parse. Both forms, with and without JavaScript, send multipart/form-data.
+ *
+ * The matcher sends only requests with a Content-Type or a Next-Action header here: every post that
+ * could reach an action has one of them, and a page load has neither, so page loads never pay for this.
+ * Paths with a trailing slash come here too: Next's own redirect for them carries no configured headers
+ * (next.config.ts turns it off); this one gets them like any response.
  */
 
-// Four fields at their limits (254 + 200 + 5000 characters, up to 4 bytes each) stay far below this.
-const MAX_BODY_BYTES = 64 * 1024;
+/** Lowercase, as Next matches it: any other spelling is not an action to Next, and not one of our forms. */
+const FORM_TYPE = 'multipart/form-data';
 
-function refuse(status: number, message: string): NextResponse {
-  const html = `<!doctype html><html lang="en"><meta charset="utf-8"><title>${message}</title><main><h1>${message}</h1><p><a href="/support">Back to the support page</a></p></main></html>`;
-  return new NextResponse(html, { status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } });
+/** The same check as Next's (Origin against X-Forwarded-Host, else Host). */
+function fromThisSite(request: NextRequest): boolean {
+  const origin = request.headers.get('origin');
+  // Browsers send Origin with every POST; a post without one comes from no page on this site.
+  if (origin === null || origin === 'null') return false;
+  const host = request.headers.get('x-forwarded-host')?.split(',')[0]?.trim() || request.headers.get('host');
+  try {
+    return new URL(origin).host === host;
+  } catch {
+    return false;
+  }
 }
 
-export async function proxy(request: NextRequest): Promise<NextResponse> {
-  if (request.method !== 'POST') return NextResponse.next();
-
-  // The same check as Next's (Origin against X-Forwarded-Host, else Host), answered with a 403 instead of a 500.
-  const origin = request.headers.get('origin');
-  const host = request.headers.get('x-forwarded-host')?.split(',')[0]?.trim() || request.headers.get('host');
-  if (origin !== null) {
-    let originHost: string | null = null;
-    try {
-      originHost = origin === 'null' ? null : new URL(origin).host;
-    } catch {}
-    if (!originHost || originHost !== host) return refuse(403, 'This form can only be sent from this website.');
+export async function proxy(request: NextRequest): Promise<Response> {
+  // A plain URL: NextURL keeps a trailing slash it was given, which would redirect to itself.
+  const url = new URL(request.url);
+  if (url.pathname.length > 1 && url.pathname.endsWith('/')) {
+    // One leading slash, whatever came in: "//host" would send the browser to another site.
+    url.pathname = `/${url.pathname.replace(/^\/+|\/+$/g, '')}`;
+    return NextResponse.redirect(url, 308);
   }
+  if (request.method !== 'POST') return NextResponse.next();
+  if (!fromThisSite(request)) return refusalPage(REFUSALS.crossSite);
 
-  // Browsers always send a Content-Length with a form; without one the size is unknown until read.
-  const length = request.headers.get('content-length');
-  if (length === null || !/^\d+$/.test(length)) return refuse(411, 'Your request could not be read. Please try again.');
-  if (Number(length) > MAX_BODY_BYTES) return refuse(413, 'Your request is too large. Please shorten it and try again.');
+  const contentType = request.headers.get('content-type') ?? '';
+  if (!contentType.startsWith(FORM_TYPE)) return refusalPage(REFUSALS.notAForm);
+
+  // Next keeps its own copy of the body for the action; this reads the proxy's copy, up to the cap.
+  const body = await readBody(request);
+  if (!body.ok) return refusalPage(body.refusal === 'too-large' ? REFUSALS.tooLarge : REFUSALS.unreadable);
   try {
-    await request.clone().formData();
+    await new Response(body.bytes, { headers: { 'content-type': contentType } }).formData();
   } catch {
-    return refuse(400, 'Your request could not be read. Please try again.');
+    return refusalPage(REFUSALS.unreadable);
   }
   return NextResponse.next();
 }
 
 export const config = {
   matcher: [
-    {
-      source: '/((?!_next/|studio|api/).*)',
-      has: [{ type: 'header', key: 'content-type', value: 'multipart/form-data.*' }],
-    },
+    { source: '/((?!_next/|api/).*)', has: [{ type: 'header', key: 'next-action' }] },
+    { source: '/((?!_next/|api/).*)', has: [{ type: 'header', key: 'content-type' }] },
+    { source: '/:path+/' },
   ],
 };

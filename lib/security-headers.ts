@@ -1,10 +1,15 @@
+import { sanityConfig, supabaseConfig } from './env/public';
+
 /**
- * Response headers for every route, built from the configured services so the
- * browser may talk only to them. Read by next.config.ts at build time, when the
- * NEXT_PUBLIC_ variables are inlined anyway.
+ * Response headers for every response, built from the configured services so the browser may talk
+ * only to them. Read by next.config.ts at build time, when the NEXT_PUBLIC_ variables are inlined
+ * anyway, and by proxy.ts for the refusals it answers itself.
  */
 
 type Env = { supabaseUrl?: string; sanityProjectId?: string };
+
+/** The hosted services the browser may reach, from the public environment. */
+export const configuredServices = (): Env => ({ supabaseUrl: supabaseConfig()?.url, sanityProjectId: sanityConfig()?.projectId });
 
 const policy = (directives: Record<string, string[]>) =>
   Object.entries(directives)
@@ -34,7 +39,9 @@ const common = {
 export function siteHeaders({ supabaseUrl, sanityProjectId }: Env): Record<string, string> {
   return {
     ...common,
-    // Static pages cannot carry per-request nonces, so Next's inline bootstrap scripts need 'unsafe-inline'.
+    // Next inlines each page's data as <script>self.__next_f.push(…)</script>, whose text changes with
+    // every publish: a static page can carry neither a per-request nonce nor hashes fixed at build time,
+    // so scripts need 'unsafe-inline' (README, "Security headers").
     'Content-Security-Policy': policy({
       'default-src': ["'self'"],
       'script-src': ["'self'", "'unsafe-inline'"],

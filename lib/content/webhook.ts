@@ -1,25 +1,85 @@
-import { isValidSignature, SIGNATURE_HEADER_NAME } from '@sanity/webhook';
+import { decodeSignatureHeader, isValidSignature, SIGNATURE_HEADER_NAME } from '@sanity/webhook';
 
-export type WebhookResult = { ok: true; type: string } | { ok: false; status: 400 | 401; message: string };
+import { readBody, REFUSAL_STATUS } from '@/lib/http/read-body';
+
+/** How far a signature's timestamp may be from now, either way, before the call counts as a replay. */
+export const SIGNATURE_WINDOW_MS = 5 * 60 * 1000;
+
+export const WEBHOOK_REFUSALS = {
+  noSecret: 'Webhook secret is not configured',
+  noSignature: 'Missing signature',
+  invalidSignature: 'Invalid signature',
+  outsideWindow: 'Signature timestamp is more than 5 minutes away from now',
+  replayed: 'This call was already received',
+  tooLarge: 'Body is too large',
+  unreadable: 'Body could not be read',
+  malformed: 'Malformed body',
+  noType: 'Body must be a JSON object with a _type',
+} as const;
+
+export type WebhookRefusal = (typeof WEBHOOK_REFUSALS)[keyof typeof WEBHOOK_REFUSALS];
+export type WebhookResult = { ok: true; type: string } | { ok: false; status: 400 | 401 | 409 | 413; message: WebhookRefusal };
+
+const refuse = (status: 400 | 401 | 409 | 413, message: WebhookRefusal): WebhookResult => ({ ok: false, status, message });
 
 /**
- * Checks a Sanity webhook call: signature first (with @sanity/webhook, which
- * next-sanity's parseBody wraps; parseBody parses before it judges, which would
- * turn a forged malformed body into a 400), then a JSON body naming a _type.
+ * Signatures already accepted, each kept while its timestamp is inside the window: a captured call
+ * cannot be sent again. Only correctly signed calls get in, so only the secret's holder can add
+ * entries; the cap bounds the map even so.
  */
-export async function verifyWebhook(request: Request, secret: string | undefined): Promise<WebhookResult> {
-  if (!secret) return { ok: false, status: 401, message: 'Webhook secret is not configured' };
+export class SeenSignatures {
+  private readonly expiries = new Map<string, number>();
+
+  constructor(private readonly max = 1000) {}
+
+  /** False if the signature was seen already; otherwise remembers it until `expiresAt`. */
+  add(signature: string, expiresAt: number, now: number): boolean {
+    for (const [key, expiry] of this.expiries) if (expiry <= now) this.expiries.delete(key);
+    if (this.expiries.has(signature)) return false;
+    // Insertion order is age order: past the cap the oldest goes.
+    if (this.expiries.size >= this.max) this.expiries.delete(this.expiries.keys().next().value!);
+    this.expiries.set(signature, expiresAt);
+    return true;
+  }
+
+  get size(): number {
+    return this.expiries.size;
+  }
+}
+
+type Options = { seen?: SeenSignatures; now?: number };
+
+/**
+ * Checks a Sanity webhook call, cheapest refusal first: no secret or no signature header, or a
+ * timestamp outside the window, is refused before a byte of the body is read; the body is read up to
+ * the shared cap; then the signature (with @sanity/webhook, which next-sanity's parseBody wraps;
+ * parseBody parses before it judges, which would turn a forged malformed body into a 400), a replay,
+ * and last a JSON body naming a _type.
+ */
+export async function verifyWebhook(request: Request, secret: string | undefined, { seen, now = Date.now() }: Options = {}): Promise<WebhookResult> {
+  if (!secret) return refuse(401, WEBHOOK_REFUSALS.noSecret);
   const signature = request.headers.get(SIGNATURE_HEADER_NAME);
-  const payload = await request.text();
-  if (!signature || !(await isValidSignature(payload, signature, secret).catch(() => false))) {
-    return { ok: false, status: 401, message: 'Invalid signature' };
-  }
-  let body: unknown;
+  if (!signature) return refuse(401, WEBHOOK_REFUSALS.noSignature);
+  let timestamp: number;
   try {
-    body = JSON.parse(payload);
+    timestamp = decodeSignatureHeader(signature).timestamp;
   } catch {
-    return { ok: false, status: 400, message: 'Malformed body' };
+    return refuse(401, WEBHOOK_REFUSALS.invalidSignature);
   }
-  const type = typeof body === 'object' && body !== null ? (body as { _type?: unknown })._type : undefined;
-  return typeof type === 'string' ? { ok: true, type } : { ok: false, status: 400, message: 'Body must be a JSON object with a _type' };
+  if (Math.abs(now - timestamp) > SIGNATURE_WINDOW_MS) return refuse(401, WEBHOOK_REFUSALS.outsideWindow);
+
+  const body = await readBody(request);
+  if (!body.ok) return refuse(REFUSAL_STATUS[body.refusal], body.refusal === 'too-large' ? WEBHOOK_REFUSALS.tooLarge : WEBHOOK_REFUSALS.unreadable);
+  const payload = new TextDecoder().decode(body.bytes);
+  if (!(await isValidSignature(payload, signature, secret).catch(() => false))) return refuse(401, WEBHOOK_REFUSALS.invalidSignature);
+  if (seen && !seen.add(signature, timestamp + SIGNATURE_WINDOW_MS, now)) return refuse(409, WEBHOOK_REFUSALS.replayed);
+
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(payload);
+  } catch {
+    return refuse(400, WEBHOOK_REFUSALS.malformed);
+  }
+  const type = typeof parsed === 'object' && parsed !== null ? (parsed as { _type?: unknown })._type : undefined;
+  return typeof type === 'string' ? { ok: true, type } : refuse(400, WEBHOOK_REFUSALS.noType);
 }

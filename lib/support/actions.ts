@@ -6,7 +6,7 @@ import { rateLimit } from '@/lib/env/server';
 
 import { quotaKey } from '@/lib/http/client-address';
 
-import { GENERIC_FAILURE, RATE_LIMITED, SITE_BUSY, type FormState, type RequestFields, type SubscribeFields } from './form-state';
+import { GENERIC_FAILURE, RATE_LIMITED, SITE_BUSY, UNREADABLE, type FormState, type RequestFields, type SubscribeFields } from './form-state';
 import { createCeiling, createRateLimiter } from './rate-limit';
 import { saveSubscriber, saveSupportRequest, StoreError } from './store';
 import { isBot, validateSubscriber, validateSupportRequest } from './validation';
@@ -32,6 +32,9 @@ function limits(): Limits {
 async function clientKey(): Promise<string> {
   return quotaKey((await headers()).get('x-forwarded-for')?.split(',').at(-1)?.trim() || 'unknown');
 }
+
+/** React decodes an action's arguments from the request, so a crafted call can pass anything as the form. */
+const isForm = (value: unknown): value is FormData => value instanceof FormData;
 
 function text(formData: FormData, name: string): string {
   const value = formData.get(name);
@@ -62,6 +65,7 @@ export async function submitSupportRequest(
   _previous: FormState<RequestFields>,
   formData: FormData,
 ): Promise<FormState<RequestFields>> {
+  if (!isForm(formData)) return { status: 'error', message: UNREADABLE, fields: { email: '', subject: '', message: '' } };
   const fields = { email: text(formData, 'email'), subject: text(formData, 'subject'), message: text(formData, 'message') };
   // A filled honeypot is a bot: it gets the answer it hopes for and nothing is stored.
   if (isBot(formData)) return { status: 'success' };
@@ -71,6 +75,7 @@ export async function submitSupportRequest(
 }
 
 export async function subscribe(_previous: FormState<SubscribeFields>, formData: FormData): Promise<FormState<SubscribeFields>> {
+  if (!isForm(formData)) return { status: 'error', message: UNREADABLE, fields: { email: '' } };
   const fields = { email: text(formData, 'email') };
   if (isBot(formData)) return { status: 'success' };
   const subscriber = validateSubscriber(formData);

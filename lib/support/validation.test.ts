@@ -23,12 +23,16 @@ describe('validateSupportRequest', () => {
     expect(validateSupportRequest(rest)).toEqual({ ok: false, message: 'Please fill in all fields' });
   });
 
-  it.each(['not-an-email', 'a@b', 'two@@example.com', 'a b@example.com', 'x@example.com\nBcc: y@example.com', '<a@example.com>'])(
+  it.each(['not-an-email', 'a@b', 'two@@example.com', 'a b@example.com', '<a@example.com>'])(
     'refuses the address %j',
     (email) => {
       expect(validateSupportRequest({ ...valid, email })).toEqual({ ok: false, message: MESSAGES.email });
     },
   );
+
+  it('refuses a line break in the address (header injection) as a control character', () => {
+    expect(validateSupportRequest({ ...valid, email: 'x@example.com\nBcc: y@example.com' })).toEqual({ ok: false, message: MESSAGES.emailInvisible });
+  });
 
   it('refuses a type outside issue, feedback and feature', () => {
     expect(validateSupportRequest({ ...valid, type: 'bug' })).toEqual({ ok: false, message: MESSAGES.type });
@@ -49,6 +53,33 @@ describe('validateSupportRequest', () => {
 
   it('refuses a NUL character, which Postgres text cannot hold, with a clear message', () => {
     expect(validateSupportRequest({ ...valid, message: 'a\u0000b' })).toEqual({ ok: false, message: MESSAGES.unsupported });
+  });
+
+  // Control (C0, C1), bidirectional and zero-width characters: what the issue lists, one by one.
+  const INVISIBLE = [
+    ...['\u0001', '\u001b', '\u007f', '\u0085', '\u009f'],
+    ...['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c'],
+    ...['\u200b', '\u200c', '\u200d', '\u2060', '\ufeff'],
+  ];
+  it.each(INVISIBLE.map((character) => [`U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`, character]))(
+    'refuses an address containing %s with a clear message, in both forms',
+    (_name, character) => {
+      const email = `stu${character}dent@exam${character}ple.edu`;
+      expect(validateSupportRequest({ ...valid, email })).toEqual({ ok: false, message: MESSAGES.emailInvisible });
+      expect(validateSubscriber({ email })).toEqual({ ok: false, message: MESSAGES.emailInvisible });
+    },
+  );
+
+  it.each(INVISIBLE.filter((character) => character !== '\ufeff'))('keeps %j in the subject and message verbatim', (character) => {
+    const subject = `Sub${character}ject`;
+    const message = `Mes${character}sage`;
+    expect(validateSupportRequest({ ...valid, subject, message })).toEqual({ ok: true, value: { ...valid, subject, message } });
+  });
+
+  it('accepts international addresses: letters of any script are not invisible', () => {
+    for (const email of ['josé@exämple.com', 'пользователь@пример.рф', '用户@例子.广告', "o'neil+tag@example.com"]) {
+      expect(validateSubscriber({ email })).toEqual({ ok: true, value: { email } });
+    }
   });
 
   it('accepts values exactly at the limits', () => {

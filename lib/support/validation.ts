@@ -13,6 +13,7 @@ export const MESSAGES = {
   email: 'Please enter a valid email address.',
   type: 'Please choose issue, feedback or feature.',
   unsupported: 'Please remove unsupported characters.',
+  emailInvisible: 'Email must not contain invisible or control characters.',
   tooLong: (field: string, max: number) => `${field} must be at most ${max} characters.`,
 } as const;
 
@@ -35,9 +36,15 @@ const length = (value: string) => [...value].length;
 // Postgres text cannot hold NUL; refusing it here gives a clear message instead of a failed insert.
 const hasNul = (...values: string[]) => values.some((value) => value.includes('\u0000'));
 
+// Controls (C0, C1 with U+0085 NEL) and format characters (bidirectional marks and overrides, zero-width
+// spaces and joiners, the byte-order mark) make an address read differently from what it is, and no
+// mailbox has them. Subject and message keep them: they are the visitor's text, stored verbatim.
+const INVISIBLE = /[\p{Cc}\p{Cf}]/u;
+
 function checkEmail(email: string): string | null {
   if (length(email) > LIMITS.email) return MESSAGES.tooLong('Email', LIMITS.email);
-  return EMAIL.test(email) && !hasNul(email) ? null : MESSAGES.email;
+  if (INVISIBLE.test(email)) return MESSAGES.emailInvisible;
+  return EMAIL.test(email) ? null : MESSAGES.email;
 }
 
 export function validateSupportRequest(source: FieldSource): Validated<SupportRequest> {

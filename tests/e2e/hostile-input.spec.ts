@@ -6,6 +6,10 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { expect, test } from '@playwright/test';
 
+import { MAX_BODY_BYTES } from '../../lib/http/read-body';
+import { REFUSALS, type Refusal } from '../../lib/http/refusal-page';
+import { LIMITS, MESSAGES as VALIDATION } from '../../lib/support/validation';
+
 /**
  * Hostile input against the two form actions (support request, subscribe), sent over HTTP the way a
  * browser without JavaScript sends the form: fetch the page, take the form's hidden inputs (React's
@@ -19,12 +23,13 @@ const DATA_DIR = path.resolve(process.cwd(), process.env.DATA_DIR || '.data/e2e'
 const SENT_TEXT = 'Thanks! Your request has been sent.';
 const SUBSCRIBED = "Thanks! You're on the list.";
 const MESSAGES = {
-  empty: 'Please fill in all fields',
-  email: 'Please enter a valid email address.',
-  type: 'Please choose issue, feedback or feature.',
-  subject: 'Subject must be at most 200 characters.',
-  message: 'Message must be at most 5000 characters.',
-  emailLength: 'Email must be at most 254 characters.',
+  empty: VALIDATION.empty,
+  email: VALIDATION.email,
+  type: VALIDATION.type,
+  subject: VALIDATION.tooLong('Subject', LIMITS.subject),
+  message: VALIDATION.tooLong('Message', LIMITS.message),
+  emailLength: VALIDATION.tooLong('Email', LIMITS.email),
+  emailInvisible: VALIDATION.emailInvisible,
 } as const;
 
 // ---------------------------------------------------------------------------------------------------
@@ -152,6 +157,37 @@ async function postRaw(baseURL: string, body: BodyInit, contentType: string | un
   return answerFor(response.status, await response.text(), 'support');
 }
 
+/** The support form's action id, which the page's script sends in the Next-Action header. */
+async function supportActionId(baseURL: string): Promise<string> {
+  const form = await loadForm(baseURL, FORMS.support.page, FORMS.support.action);
+  const bound = form.controls.find(([name]) => /^\$ACTION_\d+:0$/.test(name));
+  expect(bound, 'the bound action field of the support form').toBeTruthy();
+  return (JSON.parse(bound![1]) as { id: string }).id;
+}
+
+/** Form data as a browser encodes it: the bytes and the multipart Content-Type with its boundary. */
+async function encodeForm(entries: [string, string][]): Promise<{ body: ArrayBuffer; contentType: string }> {
+  const data = new FormData();
+  for (const [name, value] of entries) data.append(name, value);
+  const encoded = new Response(data);
+  return { body: await encoded.arrayBuffer(), contentType: encoded.headers.get('content-type')! };
+}
+
+/** A crafted server-action call: the support action's real id in Next-Action, any body and content type. */
+async function postAction(baseURL: string, body: BodyInit, contentType: string | undefined) {
+  return postRaw(baseURL, body, contentType, { 'next-action': await supportActionId(baseURL), accept: 'text/x-component' });
+}
+
+/** The support form as the no-JavaScript browser sends it, with `fields` and `extra` entries, encoded. */
+async function encodedSupportForm(baseURL: string, fields: Fields, keep: (name: string) => boolean = () => true, extra: [string, string][] = []) {
+  const form = await loadForm(baseURL, FORMS.support.page, FORMS.support.action);
+  const controls = form.controls.filter(([name]) => keep(name)).map(([name, value]): [string, string] => [name, fields[name] ?? value]);
+  for (const [name, value] of Object.entries(fields)) if (!controls.some(([control]) => control === name) && value !== undefined) controls.push([name, value]);
+  return encodeForm([...controls, ...extra]);
+}
+
+const relabel = (contentType: string, spelling: string) => contentType.replace('multipart/form-data', spelling);
+
 // ---------------------------------------------------------------------------------------------------
 // The cases.
 
@@ -206,9 +242,27 @@ const subscribe = (name: string, email: string | undefined, expectation: Expecta
 });
 
 const RUN = Date.now().toString(36);
-const TOO_LARGE: Expectation = { refused: 413, says: /too large/i };
+/** The proxy's page for `refusal`: its status and its message, as the visitor reads it. */
+const refusedAs = ({ status, message }: Refusal): Expectation => ({ refused: status, says: new RegExp(message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) });
+const TOO_LARGE = refusedAs(REFUSALS.tooLarge);
+const NOT_A_FORM = refusedAs(REFUSALS.notAForm);
 const SCRIPT = '<script>alert(document.cookie)</script>';
 const HTML = '<b>bold</b><img src=x onerror=alert(1)><svg onload=alert(2)>';
+
+const INVISIBLE_IN_EMAIL: [string, string][] = [
+  ['U+0085 (next line, C1)', '\u0085'],
+  ['U+009B (control sequence introducer, C1)', '\u009b'],
+  ['U+0001 (C0)', '\u0001'],
+  ['U+001B (escape)', '\u001b'],
+  ['U+202E (right-to-left override)', '\u202e'],
+  ['U+2066 (left-to-right isolate)', '\u2066'],
+  ['U+200F (right-to-left mark)', '\u200f'],
+  ['U+061C (Arabic letter mark)', '\u061c'],
+  ['U+200B (zero-width space)', '\u200b'],
+  ['U+200D (zero-width joiner)', '\u200d'],
+  ['U+2060 (word joiner)', '\u2060'],
+  ['U+FEFF (byte-order mark)', '\ufeff'],
+];
 
 const CASES: Case[] = [
   // Baseline and trimming.
@@ -247,8 +301,8 @@ const CASES: Case[] = [
       } as RequestInit);
       return answerFor(response.status, await response.text(), 'support');
     },
-    // Browsers always send a Content-Length with a form; without one the size is unknown, so: refused.
-    expect: { refused: 411, says: /could not be read/i },
+    // Without a Content-Length the proxy reads up to the cap and stops there.
+    expect: TOO_LARGE,
   },
 
   // Unicode.
@@ -284,8 +338,12 @@ const CASES: Case[] = [
     message: `' OR '1'='1' --; SELECT * FROM pg_user; \\x00 $1 $$ E'\\n' /* */ %_`,
   }),
   supportStored('an apostrophe in the email is stored verbatim', { email: "o'brien+tag@example.com", subject: `Apostrophe ${RUN}` }),
-  supportRefused('a newline in the email (header injection) is refused', { email: 'victim@example.com\r\nBcc: everyone@example.com' }, MESSAGES.email),
-  supportRefused('a bare newline in the email is refused', { email: 'victim@example.com\nX-Injected: 1' }, MESSAGES.email),
+  supportRefused('a newline in the email (header injection) is refused', { email: 'victim@example.com\r\nBcc: everyone@example.com' }, MESSAGES.emailInvisible),
+  supportRefused('a bare newline in the email is refused', { email: 'victim@example.com\nX-Injected: 1' }, MESSAGES.emailInvisible),
+  // Control, bidirectional and zero-width characters make an address read as another one: refused.
+  ...INVISIBLE_IN_EMAIL.map(([name, character]) =>
+    supportRefused(`an email with ${name} inside is refused`, { email: `vic${character}tim@exam${character}ple.com` }, MESSAGES.emailInvisible),
+  ),
   supportRefused('two addresses in the email are refused', { email: 'a@example.com,b@example.com' }, MESSAGES.email),
 
   // Missing, unknown and forged fields.
@@ -316,19 +374,135 @@ const CASES: Case[] = [
     name: 'a urlencoded body (wrong content type) stores nothing',
     target: 'support',
     send: (baseURL) => postRaw(baseURL, new URLSearchParams({ ...valid, type: 'issue' }).toString(), 'application/x-www-form-urlencoded'),
-    expect: { notAnAction: true },
+    expect: NOT_A_FORM,
   },
   {
     name: 'a JSON body stores nothing',
     target: 'support',
     send: (baseURL) => postRaw(baseURL, JSON.stringify({ ...valid, type: 'issue' }), 'application/json'),
-    expect: { notAnAction: true },
+    expect: NOT_A_FORM,
   },
   {
     name: 'a text/plain body stores nothing',
     target: 'support',
     send: (baseURL) => postRaw(baseURL, `email=${valid.email}\nsubject=x\nmessage=y\ntype=issue`, 'text/plain'),
-    expect: { notAnAction: true },
+    expect: NOT_A_FORM,
+  },
+  {
+    name: 'the form sent as Multipart/Form-Data (another letter case) is refused as unreadable',
+    target: 'support',
+    send: async (baseURL) => {
+      const { body, contentType } = await encodedSupportForm(baseURL, { ...valid, subject: `Case ${RUN}` });
+      return postRaw(baseURL, body, relabel(contentType, 'Multipart/Form-Data'));
+    },
+    expect: NOT_A_FORM,
+  },
+
+  // Crafted server-action calls, as a script would send them with the action's real id (issue 11).
+  ...(['Multipart/Form-Data', 'MULTIPART/FORM-DATA'] as const).map(
+    (spelling): Case => ({
+      name: `an action call sent as ${spelling} is refused as unreadable`,
+      target: 'support',
+      send: async (baseURL) => {
+        const { body, contentType } = await encodeForm([['0', JSON.stringify([{ status: 'idle' }, '$K1'])], ['1_email', valid.email]]);
+        return postAction(baseURL, body, relabel(contentType, spelling));
+      },
+      expect: NOT_A_FORM,
+    }),
+  ),
+  ...(
+    [
+      ['text/plain', 'text/plain;charset=UTF-8', `email=${valid.email}`],
+      ['JSON', 'application/json', JSON.stringify([{ status: 'idle' }, { ...valid, type: 'issue' }])],
+      ['urlencoded', 'application/x-www-form-urlencoded', new URLSearchParams({ ...valid, type: 'issue' }).toString()],
+      ['urlencoded in capitals', 'Application/X-WWW-Form-Urlencoded', new URLSearchParams({ ...valid, type: 'issue' }).toString()],
+      ['no content type', undefined, '["$undefined","$undefined"]'],
+      ['2 MB of text/plain', 'text/plain', long(2 * MEGABYTE)],
+    ] as const
+  ).map(
+    ([name, contentType, body]): Case => ({
+      name: `an action call with a ${name} body is refused as unreadable`,
+      target: 'support',
+      // A Uint8Array body gets no Content-Type from fetch: the case without one stays without one.
+      send: (baseURL) => postAction(baseURL, new TextEncoder().encode(body), contentType),
+      expect: NOT_A_FORM,
+    }),
+  ),
+  {
+    name: 'a 2 MB JSON body without an action is refused as unreadable',
+    target: 'support',
+    send: (baseURL) => postRaw(baseURL, JSON.stringify({ message: long(2 * MEGABYTE) }), 'application/json'),
+    expect: NOT_A_FORM,
+  },
+  {
+    name: 'a 2 MB multipart action call is refused as too large',
+    target: 'support',
+    send: async (baseURL) => {
+      const { body, contentType } = await encodeForm([['0', JSON.stringify([{ status: 'idle' }, '$K1'])], ['1_message', long(2 * MEGABYTE)]]);
+      return postAction(baseURL, body, contentType);
+    },
+    expect: TOO_LARGE,
+  },
+  {
+    name: 'an action call just over the body cap is refused as too large',
+    target: 'support',
+    send: async (baseURL) => {
+      const { body, contentType } = await encodeForm([['0', JSON.stringify([{ status: 'idle' }, '$K1'])], ['1_message', long(MAX_BODY_BYTES)]]);
+      return postAction(baseURL, body, contentType);
+    },
+    expect: TOO_LARGE,
+  },
+  ...(
+    [
+      ['undefined in place of the form', ['$undefined', '$undefined']],
+      ['a string in place of the form', [{ status: 'idle' }, 'not a form']],
+      ['no arguments at all', []],
+    ] as const
+  ).map(
+    ([name, args]): Case => ({
+      name: `an action call with ${name} stores nothing and is no crash`,
+      target: 'support',
+      send: async (baseURL) => {
+        const { body, contentType } = await encodeForm([['0', JSON.stringify(args)]]);
+        return postAction(baseURL, body, contentType);
+      },
+      expect: { notAnAction: true },
+    }),
+  ),
+  ...(
+    [
+      ['naming the action without its bound state', (id: string): [string, string][] => [[`$ACTION_ID_${id}`, '']]],
+      [
+        'with forged bound arguments',
+        (id: string): [string, string][] => [
+          ['$ACTION_REF_1', ''],
+          ['$ACTION_1:0', JSON.stringify({ id, bound: '$@1' })],
+          ['$ACTION_1:1', JSON.stringify([1, 2, 3])],
+          ['$ACTION_KEY', 'k'],
+        ],
+      ],
+    ] as const
+  ).map(
+    ([name, actionFields]): Case => ({
+      name: `a no-JavaScript post ${name} stores nothing and is no crash`,
+      target: 'support',
+      send: async (baseURL) => {
+        const extra = actionFields(await supportActionId(baseURL));
+        const { body, contentType } = await encodedSupportForm(baseURL, { ...valid, subject: `Forged action ${RUN}` }, (field) => !field.startsWith('$ACTION'), extra);
+        return postRaw(baseURL, body, contentType);
+      },
+      expect: { notAnAction: true },
+    }),
+  ),
+  {
+    name: 'a post without an Origin (no page sent it) stores nothing',
+    target: 'support',
+    send: async (baseURL) => {
+      const { body, contentType } = await encodedSupportForm(baseURL, { ...valid, subject: `No origin ${RUN}` });
+      const response = await fetch(new URL('/support', baseURL), { method: 'POST', body, headers: { 'content-type': contentType, 'x-forwarded-for': nextAddress() }, redirect: 'manual' });
+      return answerFor(response.status, await response.text(), 'support');
+    },
+    expect: refusedAs(REFUSALS.crossSite),
   },
   {
     name: 'a multipart body without the action fields stores nothing',
@@ -346,7 +520,7 @@ const CASES: Case[] = [
     name: 'a truncated multipart body is refused as unreadable',
     target: 'support',
     send: (baseURL) => postRaw(baseURL, '--x\r\nContent-Disposition: form-data; name="email"\r\n\r\na@example.com\r\n--x\r\nContent-Disp', 'multipart/form-data; boundary=x'),
-    expect: { refused: 400, says: /could not be read/i },
+    expect: refusedAs(REFUSALS.unreadable),
   },
   {
     name: 'a post from another site (CSRF) stores nothing',
@@ -364,14 +538,17 @@ const CASES: Case[] = [
       });
       return answerFor(response.status, await response.text(), 'support');
     },
-    expect: { refused: 403, says: /only be sent from this website/i },
+    expect: refusedAs(REFUSALS.crossSite),
   },
 
   // Subscribe.
   subscribe('a plain address subscribes', `plain.${RUN}@example.com`, { stored: { email: `plain.${RUN}@example.com` } }),
   subscribe('an apostrophe and plus sign are stored verbatim', `o'neil+news.${RUN}@example.com`, { stored: { email: `o'neil+news.${RUN}@example.com` } }),
   subscribe('an international address is stored verbatim', `josé.${RUN}@exämple.com`, { stored: { email: `josé.${RUN}@exämple.com` } }),
-  subscribe('a newline in the address (header injection) is refused', `x.${RUN}@example.com\r\nBcc: all@example.com`, { message: MESSAGES.email }),
+  subscribe('a newline in the address (header injection) is refused', `x.${RUN}@example.com\r\nBcc: all@example.com`, { message: MESSAGES.emailInvisible }),
+  ...INVISIBLE_IN_EMAIL.map(([name, character]) =>
+    subscribe(`an address with ${name} inside is refused`, `sub${character}.${RUN}@example.com`, { message: MESSAGES.emailInvisible }),
+  ),
   subscribe('markup as an address is refused and echoed escaped', `${SCRIPT}@example.com`, { message: MESSAGES.email }),
   subscribe('SQL as an address is refused', `'; DROP TABLE newsletter_subscribers;--`, { message: MESSAGES.email }),
   subscribe('an address of 255 characters is refused', emailOfLength(255), { message: MESSAGES.emailLength }),

@@ -2,18 +2,22 @@ import { revalidateTag } from 'next/cache';
 
 import { publishProblems } from '@/lib/content/publish-check';
 import { tagsForDocumentType } from '@/lib/content/tags';
-import { verifyWebhook } from '@/lib/content/webhook';
+import { SeenSignatures, verifyWebhook, type WebhookRefusal } from '@/lib/content/webhook';
 import { sanityConfig } from '@/lib/env/public';
 import { revalidateSecret } from '@/lib/env/server';
+import { createRefusalLog } from '@/lib/http/refusal-log';
 
 /** Hosted Sanity's CDN needs a moment to serve the new revision; the embedded file is current at once. */
 const CONTENT_LAKE_SETTLE_MS = 3000;
 
+const seen = new SeenSignatures();
+const logRefusal = createRefusalLog<WebhookRefusal>('POST /api/revalidate');
+
 /** Sanity's publish webhook (projection {_type, _id}): refreshes the pages that show the changed document. */
 export async function POST(request: Request) {
-  const result = await verifyWebhook(request, revalidateSecret());
+  const result = await verifyWebhook(request, revalidateSecret(), { seen });
   if (!result.ok) {
-    if (result.status === 401) console.error(`POST /api/revalidate refused: ${result.message}`);
+    logRefusal(result.message);
     return Response.json({ message: result.message }, { status: result.status });
   }
 

@@ -2,6 +2,8 @@ import 'server-only';
 
 import path from 'node:path';
 
+import { appPath } from '../app-root.mjs';
+
 /**
  * Server-only environment: secrets and local paths. Importing this from a
  * client component fails the build, which is the point.
@@ -30,18 +32,21 @@ export const sanityBrowserToken = (): string | undefined => optional('SANITY_API
 /** Shared secret of the Sanity webhook; absent means the webhook refuses everything. */
 export const revalidateSecret = (): string | undefined => optional('SANITY_REVALIDATE_SECRET');
 
-/** Where the embedded stores keep their files (PGlite data directory). */
-export function dataDir(): string {
-  const custom = optional('DATA_DIR');
-  // The ignore comment keeps Turbopack from tracing the whole project for a path known only at run time.
-  return custom ? path.resolve(/* turbopackIgnore: true */ custom) : path.join(process.cwd(), '.data');
+/**
+ * An operator's path resolves against the working directory, as they typed it; the default lies in the
+ * app. (Next's standalone server.js changes into its own folder first, so there the two are the same.)
+ * The ignore comment keeps Turbopack from tracing the whole project for a path known only at run time.
+ */
+function pathSetting(name: string, fallback: string): string {
+  const custom = optional(name);
+  return custom ? path.resolve(/* turbopackIgnore: true */ custom) : fallback;
 }
 
+/** Where the embedded stores keep their files (PGlite data directory). */
+export const dataDir = (): string => pathSetting('DATA_DIR', appPath('.data'));
+
 /** Where the embedded content source reads the NDJSON dataset from. */
-export function contentFile(): string {
-  const custom = optional('CONTENT_FILE');
-  return custom ? path.resolve(/* turbopackIgnore: true */ custom) : path.join(process.cwd(), 'content', 'production.ndjson');
-}
+export const contentFile = (): string => pathSetting('CONTENT_FILE', appPath('content', 'production.ndjson'));
 
 /** Per-address limit on support requests and subscriptions. */
 export const rateLimit = () => ({

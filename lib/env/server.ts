@@ -3,6 +3,7 @@ import 'server-only';
 import path from 'node:path';
 
 import { appPath } from '../app-root.mjs';
+import { pair } from './public';
 
 /**
  * Server-only environment: secrets and local paths. Importing this from a
@@ -47,6 +48,17 @@ export const dataDir = (): string => pathSetting('DATA_DIR', appPath('.data'));
 
 /** Where the embedded content source reads the NDJSON dataset from. */
 export const contentFile = (): string => pathSetting('CONTENT_FILE', appPath('content', 'production.ndjson'));
+
+/**
+ * A caching proxy in front of this server that revalidateTag cannot purge (the nginx of deploy/), and
+ * the secret that makes it take a page from here again: a publish refreshes it (lib/cache-refresh.ts).
+ */
+export function cacheRefresh(): { url: string; secret: string } | null {
+  const both = pair(['CACHE_REFRESH_URL', 'CACHE_REFRESH_SECRET'], [process.env.CACHE_REFRESH_URL, process.env.CACHE_REFRESH_SECRET]);
+  if (!both) return null;
+  if (!/^https?:\/\/[^/]+\/?$/.test(both[0])) throw new Error(`CACHE_REFRESH_URL must be an http(s) origin, got "${both[0]}".`);
+  return { url: both[0], secret: both[1] };
+}
 
 /** Per-address limit on support requests and subscriptions. */
 export const rateLimit = () => ({

@@ -1,5 +1,7 @@
 import { revalidateTag } from 'next/cache';
+import { after } from 'next/server';
 
+import { refreshCachedPages } from '@/lib/cache-refresh';
 import { tagsForDocumentType } from '@/lib/content/tags';
 import { verifyWebhook } from '@/lib/content/webhook';
 import { sanityConfig } from '@/lib/env/public';
@@ -23,5 +25,8 @@ export async function POST(request: Request) {
     // visitor; expiring now makes the first load after this answer render the new content.
     revalidateTag(tag, { expire: 0 });
   }
+  // A caching proxy that revalidateTag does not reach (deploy/'s nginx) takes the new pages: after the
+  // answer, because Next applies the tags only once this handler has returned.
+  if (tags.length) after(refreshCachedPages);
   return Response.json({ revalidated: tags, now: Date.now() });
 }

@@ -4,7 +4,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { APP_ROOT } from '../../lib/app-root.mjs';
@@ -109,6 +109,8 @@ export async function writeConfig({ bin, runDir, listen, appPort, staticDir, ref
   });
   const file = path.join(runDir, 'nginx.conf');
   await writeFile(file, text);
+  // Only for this user: it holds the refresh secret.
+  await chmod(file, 0o600);
   try {
     execFileSync(bin, ['-t', '-q', '-p', runDir, '-c', file, '-e', 'stderr'], { stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (error) {

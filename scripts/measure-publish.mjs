@@ -19,18 +19,11 @@ import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { DEFAULT_DIST_DIR, ensureSiteBuild, freePort, makeRunDir, ROOT, startNext, stopOnSignals } from './bench.mjs';
+import { envInt } from './lib/env.mjs';
 import { postWebhook, setSectionText } from './lib/publish.mjs';
 
 const TARGET_WORST_MS = 2000;
 const log = (message) => process.stderr.write(`[publish] ${message}\n`);
-
-function envInt(name, fallback) {
-  const raw = process.env[name];
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number, got "${raw}"`);
-  return value;
-}
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);

@@ -24,20 +24,13 @@ import path from 'node:path';
 import { APP_ROOT } from '../lib/app-root.mjs';
 import { PUBLIC_PAGES } from '../lib/public-pages.ts';
 import { actionSubmissionLoad, getLoad, hasWrk, makeRunDir } from './bench.mjs';
+import { envInt } from './lib/env.mjs';
 import { freePort, memory, sleep, treeRss } from './lib/processes.mjs';
 import { postWebhook, setSectionText } from './lib/publish.mjs';
 import { startStack } from './lib/stack.mjs';
 
 const log = (line) => process.stderr.write(`[stack] ${line}\n`);
 const mib = (bytes) => Math.round(bytes / 2 ** 20);
-
-function envInt(name, fallback) {
-  const raw = process.env[name];
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number, got "${raw}"`);
-  return value;
-}
 
 async function main() {
   const seconds = envInt('STACK_SECONDS', 10);

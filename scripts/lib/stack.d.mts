@@ -1,4 +1,4 @@
-// Types of stack.mjs for the TypeScript files that read a running stack's state file (tests/e2e/stack.spec.ts).
+// Types of stack.mjs for the TypeScript files that import it (tests/e2e/stack.spec.ts reads the state file).
 
 export declare const STATE_FILE: string;
 
@@ -12,3 +12,27 @@ export type StackState = {
   nginx: { pid?: number };
   runDir: string;
 };
+
+export declare class StackError extends Error {}
+
+export type Stack = {
+  url: string;
+  appOrigin: string;
+  runDir: string;
+  config: string;
+  stop(): Promise<void>;
+  /** Resolves when nginx exits after stop(); rejects when it exits on its own. */
+  ended: Promise<void>;
+  appPid(): number | undefined;
+  nginxPid: number | undefined;
+};
+
+export declare function startStack(options: {
+  port: number;
+  appPort?: number;
+  runDir: string;
+  env: NodeJS.ProcessEnv;
+  build?: 'auto' | 'never' | 'always';
+  log: (line: string) => void;
+  forward?: (name: string, line: string) => void;
+}): Promise<Stack>;

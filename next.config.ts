@@ -8,6 +8,22 @@ const asList = (headers: Record<string, string>) => Object.entries(headers).map(
 const nextConfig: NextConfig = {
   // Lets benchmarks and parallel test runs keep separate builds side by side.
   distDir: process.env.NEXT_DIST_DIR || '.next',
+  // .next/standalone: a server with only the files it needs (npm run serve:prod runs it behind nginx).
+  output: 'standalone',
+  // Files the server reads or runs at run time from the app's folder (lib/app-root.mjs): the store's
+  // worker thread and its imports, the migrations, the seed dataset. Next applies these to its dynamic
+  // routes (the API routes); the standalone folder holds the files of every route.
+  outputFileTracingIncludes: {
+    '/**': [
+      './lib/app-root.mjs',
+      './lib/support/pglite-worker.mjs',
+      './lib/support/pglite-core.mjs',
+      './supabase/migrate.mjs',
+      './supabase/bootstrap.sql',
+      './supabase/migrations/*.sql',
+      './content/production.ndjson',
+    ],
+  },
   reactStrictMode: true,
   // PGlite loads its WebAssembly and data files from its own package directory.
   serverExternalPackages: ['@electric-sql/pglite', 'sanity'],

@@ -35,7 +35,6 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { copyFile, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -43,6 +42,9 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { isDeepStrictEqual } from 'node:util';
 
 import { pageBytes } from './lib/page-bytes.mjs';
+import { freePort, treeRss, waitForHttp } from './lib/processes.mjs';
+
+export { freePort, treeRss };
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const NEXT_BIN = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
@@ -72,52 +74,6 @@ function envNumber(name, fallback) {
 // ---------------------------------------------------------------------------------------------
 // Processes: free ports, process-tree memory, builds, servers
 // ---------------------------------------------------------------------------------------------
-
-/** A port on 127.0.0.1 that nothing listens on right now. */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-const PAGE_SIZE = 4096;
-
-/** Resident memory of a process and all its descendants, in bytes (Linux /proc): the sum and the largest one. */
-export function treeRss(rootPid) {
-  const parent = new Map();
-  const rss = new Map();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      // Fields after "(comm)": state ppid ... rss is field 24 overall, index 21 here.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      parent.set(Number(name), Number(fields[1]));
-      rss.set(Number(name), Number(fields[21]) * PAGE_SIZE);
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  let total = 0;
-  let largest = 0;
-  const queue = [rootPid];
-  const seen = new Set();
-  while (queue.length) {
-    const pid = queue.pop();
-    if (seen.has(pid)) continue;
-    seen.add(pid);
-    total += rss.get(pid) ?? 0;
-    largest = Math.max(largest, rss.get(pid) ?? 0);
-    for (const [child, ppid] of parent) if (ppid === pid) queue.push(child);
-  }
-  return { total, largest };
-}
 
 /** Other `next build` processes on this machine (their argv has a `next` binary followed by `build`). */
 function otherBuilds() {
@@ -325,29 +281,9 @@ async function stopGroup(child, name) {
   clearTimeout(timer);
 }
 
-/**
- * Polls `url` until it answers (any status below 500) or `child` exits. `ours()` must hold too: an
- * answer alone may come from someone else's server that already had the port.
- */
-async function waitUntilUp(url, child, name, output, timeoutMs = 60_000, ours = () => true) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode} before answering:\n${output()}`);
-    if (!ours()) {
-      await sleep(100);
-      continue;
-    }
-    try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
-      await response.arrayBuffer();
-      if (response.status < 500) return;
-    } catch {
-      // Not listening yet.
-    }
-    await sleep(200);
-  }
-  throw new Error(`${name} did not answer ${url} within ${timeoutMs / 1000} s:\n${output()}`);
-}
+/** waitForHttp for a child of spawnGroup: `ours()` must hold too (see waitForHttp's `ready`). */
+const waitUntilUp = (url, child, name, output, timeoutMs = 60_000, ours = () => true) =>
+  waitForHttp(url, { child: { name, running: () => child.exitCode === null, output }, timeoutMs, ready: ours });
 
 /** `next start` on 127.0.0.1:port, in its own process group; resolves once it answers. */
 export async function startNext({ cwd = ROOT, distDir, port, env = {}, name = 'next start', readyPath = '/' }) {

@@ -27,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 
 import { pageBytes } from './lib/page-bytes.mjs';
+import { treeRss } from './lib/processes.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const NEXT_BIN = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
@@ -39,52 +40,9 @@ const SITE_ROUTES = ['/', '/support', '/privacy'];
 /** The budget: `/` may load at most this many gzip bytes of JS more than the empty page. */
 const BUDGET_BYTES = 20 * 1024;
 
-const PAGE_SIZE = (() => {
-  try {
-    return Number(execFileSync('getconf', ['PAGESIZE'], { encoding: 'utf8' }).trim()) || 4096;
-  } catch {
-    return 4096;
-  }
-})();
-
 const log = (message) => console.log(`[measure] ${message}`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const MB = 1024 * 1024;
-
-/** RSS of every process under `rootPid` (itself included): { total, largest } in bytes. */
-function treeRss(rootPid) {
-  const children = new Map();
-  const rss = new Map();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      // After "(comm)": state ppid ...; rss is field 24 of the line, index 21 of what follows ")".
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const pid = Number(name);
-      const ppid = Number(fields[1]);
-      rss.set(pid, Number(fields[21]) * PAGE_SIZE);
-      if (!children.has(ppid)) children.set(ppid, []);
-      children.get(ppid).push(pid);
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  let total = 0;
-  let largest = 0;
-  const queue = [rootPid];
-  const seen = new Set();
-  while (queue.length) {
-    const pid = queue.pop();
-    if (seen.has(pid)) continue;
-    seen.add(pid);
-    const own = rss.get(pid) ?? 0;
-    total += own;
-    largest = Math.max(largest, own);
-    queue.push(...(children.get(pid) ?? []));
-  }
-  return { total, largest };
-}
 
 /** Other `next build` processes on this machine (two cores: one build at a time). */
 function otherBuilds() {

@@ -15,64 +15,15 @@
  * Environment: PUBLISH_EDITS=20, PUBLISH_TIMEOUT_MS=10000 (per edit), BENCH_DIST_DIR. `--rebuild`
  * builds again; `--strict` exits 1 when the target is missed.
  */
-import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-import { encodeSignatureHeader, SIGNATURE_HEADER_NAME } from '@sanity/webhook';
-
 import { DEFAULT_DIST_DIR, ensureSiteBuild, freePort, makeRunDir, ROOT, startNext, stopOnSignals } from './bench.mjs';
+import { envInt } from './lib/env.mjs';
+import { postWebhook, setSectionText } from './lib/publish.mjs';
 
 const TARGET_WORST_MS = 2000;
 const log = (message) => process.stderr.write(`[publish] ${message}\n`);
-
-function envInt(name, fallback) {
-  const raw = process.env[name];
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number, got "${raw}"`);
-  return value;
-}
-
-async function readDataset(file) {
-  return (await readFile(file, 'utf8'))
-    .split('\n')
-    .filter((line) => line.trim())
-    .map((line) => JSON.parse(line));
-}
-
-/** Writes the whole dataset to a sibling file and renames it in place: the server never reads half a file. */
-async function writeDataset(file, docs) {
-  const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, `${docs.map((doc) => JSON.stringify(doc)).join('\n')}\n`);
-  await rename(temp, file);
-}
-
-async function setSectionText(file, sectionIndex, text) {
-  const docs = await readDataset(file);
-  const policy = docs.find((doc) => doc._id === 'privacyPolicy');
-  if (!policy) throw new Error(`no privacyPolicy document in ${file}`);
-  const sections = policy.sections ?? [];
-  const section = sections[sectionIndex % sections.length];
-  const span = section?.body?.[0]?.children?.[0];
-  if (!span || typeof span.text !== 'string') throw new Error(`privacy section ${sectionIndex % sections.length} has no text span`);
-  span.text = text;
-  policy._updatedAt = new Date().toISOString();
-  await writeDataset(file, docs);
-  return section.heading;
-}
-
-async function postWebhook(origin, secret, body) {
-  const payload = JSON.stringify(body);
-  const signature = await encodeSignatureHeader(payload, Date.now(), secret);
-  const response = await fetch(`${origin}/api/revalidate`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', [SIGNATURE_HEADER_NAME]: signature },
-    body: payload,
-  });
-  const answer = await response.text();
-  if (!response.ok) throw new Error(`webhook answered ${response.status}: ${answer}`);
-  return answer;
-}
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);

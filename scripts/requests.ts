@@ -3,18 +3,18 @@
  * (PGlite under $DATA_DIR/pglite, default .data/pglite). A hosted Supabase project is read in its dashboard.
  *
  * A running server keeps that directory open, and PGlite is a single-process database: opening it
- * a second time could corrupt it. So this opens a throwaway copy, never the directory itself.
- * Plain `node` runs this file (type stripping): only packages and node: imports, no "@/" alias.
+ * a second time could corrupt it. So this opens a throwaway copy (scripts/lib/store-copy.mjs).
+ * Plain `node` runs this file (type stripping): packages, node: and relative imports, no "@/" alias.
  */
-import { cp, mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 
-import { PGlite } from '@electric-sql/pglite';
+import { appPath } from '../lib/app-root.mjs';
+import { withStoreCopy } from './lib/store-copy.mjs';
 
 const LIMIT = 20;
 // As lib/env/server.ts dataDir(), which is server-only and so not importable here.
-const dataDir = process.env.DATA_DIR?.trim() ? path.resolve(process.env.DATA_DIR.trim()) : path.join(process.cwd(), '.data');
+const dataDir = process.env.DATA_DIR?.trim() ? path.resolve(process.env.DATA_DIR.trim()) : appPath('.data');
 const storeDir = path.join(dataDir, 'pglite');
 
 const clip = (text: unknown, max: number) => {
@@ -27,44 +27,34 @@ async function main() {
     console.log(`No embedded store at ${storeDir} yet: nothing has been submitted.`);
     return;
   }
-  const copy = await mkdtemp(path.join(tmpdir(), 'requests-'));
-  try {
-    // A running server's lock file must not come along: the copy is a separate, unshared database.
-    await cp(storeDir, copy, { recursive: true, filter: (source) => path.basename(source) !== 'postmaster.pid' });
-    const db = await PGlite.create(copy);
-    try {
-      const hasTables = await db.query<{ found: boolean }>("select to_regclass('public.support_requests') is not null as found");
-      if (!hasTables.rows[0]?.found) return console.log('The store has no tables yet: nothing has been submitted.');
+  await withStoreCopy(storeDir, async (db) => {
+    const hasTables = await db.query<{ found: boolean }>("select to_regclass('public.support_requests') is not null as found");
+    if (!hasTables.rows[0]?.found) return console.log('The store has no tables yet: nothing has been submitted.');
 
-      const requests = await db.query<Record<string, unknown>>(
-        `select created_at, type, status, email, subject, message from public.support_requests order by created_at desc limit ${LIMIT}`,
+    const requests = await db.query<Record<string, unknown>>(
+      `select created_at, type, status, email, subject, message from public.support_requests order by created_at desc limit ${LIMIT}`,
+    );
+    console.log(`Support requests (newest ${LIMIT}, ${storeDir}):`);
+    if (requests.rows.length === 0) console.log('  none');
+    else
+      console.table(
+        requests.rows.map((row) => ({
+          created: (row.created_at as Date).toISOString(),
+          type: row.type,
+          status: row.status,
+          email: row.email,
+          subject: clip(row.subject, 40),
+          message: clip(row.message, 60),
+        })),
       );
-      console.log(`Support requests (newest ${LIMIT}, ${storeDir}):`);
-      if (requests.rows.length === 0) console.log('  none');
-      else
-        console.table(
-          requests.rows.map((row) => ({
-            created: (row.created_at as Date).toISOString(),
-            type: row.type,
-            status: row.status,
-            email: row.email,
-            subject: clip(row.subject, 40),
-            message: clip(row.message, 60),
-          })),
-        );
 
-      const subscribers = await db.query<{ created_at: Date; email: string }>(
-        `select created_at, email from public.newsletter_subscribers order by created_at desc limit ${LIMIT}`,
-      );
-      console.log(`\nNewsletter subscribers (newest ${LIMIT}):`);
-      if (subscribers.rows.length === 0) console.log('  none');
-      else console.table(subscribers.rows.map((row) => ({ created: row.created_at.toISOString(), email: row.email })));
-    } finally {
-      await db.close();
-    }
-  } finally {
-    await rm(copy, { recursive: true, force: true });
-  }
+    const subscribers = await db.query<{ created_at: Date; email: string }>(
+      `select created_at, email from public.newsletter_subscribers order by created_at desc limit ${LIMIT}`,
+    );
+    console.log(`\nNewsletter subscribers (newest ${LIMIT}):`);
+    if (subscribers.rows.length === 0) console.log('  none');
+    else console.table(subscribers.rows.map((row) => ({ created: row.created_at.toISOString(), email: row.email })));
+  });
 }
 
 await main();

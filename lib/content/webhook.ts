@@ -18,7 +18,7 @@ export const WEBHOOK_REFUSALS = {
 } as const;
 
 export type WebhookRefusal = (typeof WEBHOOK_REFUSALS)[keyof typeof WEBHOOK_REFUSALS];
-export type WebhookResult = { ok: true; type: string } | { ok: false; status: 400 | 401 | 409 | 413; message: WebhookRefusal };
+export type WebhookResult = { ok: true; type: string; signature: string } | { ok: false; status: 400 | 401 | 409 | 413; message: WebhookRefusal };
 
 const refuse = (status: 400 | 401 | 409 | 413, message: WebhookRefusal): WebhookResult => ({ ok: false, status, message });
 
@@ -40,6 +40,11 @@ export class SeenSignatures {
     if (this.expiries.size >= this.max) this.expiries.delete(this.expiries.keys().next().value!);
     this.expiries.set(signature, expiresAt);
     return true;
+  }
+
+  /** Lets a call that was accepted but not applied (the content could not be rendered) come again when Sanity retries it. */
+  forget(signature: string): void {
+    this.expiries.delete(signature);
   }
 
   get size(): number {
@@ -81,5 +86,5 @@ export async function verifyWebhook(request: Request, secret: string | undefined
     return refuse(400, WEBHOOK_REFUSALS.malformed);
   }
   const type = typeof parsed === 'object' && parsed !== null ? (parsed as { _type?: unknown })._type : undefined;
-  return typeof type === 'string' ? { ok: true, type } : refuse(400, WEBHOOK_REFUSALS.noType);
+  return typeof type === 'string' ? { ok: true, type, signature } : refuse(400, WEBHOOK_REFUSALS.noType);
 }

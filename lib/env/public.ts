@@ -9,7 +9,8 @@ export type SupabaseConfig = { url: string; publishableKey: string };
 /** The API version every Sanity read and TypeGen run is pinned to. */
 export const SANITY_API_VERSION = '2025-10-01';
 
-function pair<A extends string, B extends string>(
+/** Both values of a pair of settings, or null when neither is set; half a pair throws, naming the missing one. */
+export function pair<A extends string, B extends string>(
   names: [A, B],
   values: [string | undefined, string | undefined],
 ): [string, string] | null {

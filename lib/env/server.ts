@@ -2,6 +2,9 @@ import 'server-only';
 
 import path from 'node:path';
 
+import { appPath } from '../app-root.mjs';
+import { pair } from './public';
+
 /**
  * Server-only environment: secrets and local paths. Importing this from a
  * client component fails the build, which is the point.
@@ -32,17 +35,31 @@ export const sanityBrowserToken = (): string | undefined => optional('SANITY_API
 /** Shared secret of the Sanity webhook; absent means the webhook refuses everything. */
 export const revalidateSecret = (): string | undefined => optional('SANITY_REVALIDATE_SECRET');
 
-/** Where the embedded stores keep their files (PGlite data directory). */
-export function dataDir(): string {
-  const custom = optional('DATA_DIR');
-  // The ignore comment keeps Turbopack from tracing the whole project for a path known only at run time.
-  return custom ? path.resolve(/* turbopackIgnore: true */ custom) : path.join(process.cwd(), '.data');
+/**
+ * An operator's path resolves against the working directory, as they typed it; the default lies in the
+ * app. (Next's standalone server.js changes into its own folder first, so there the two are the same.)
+ * The ignore comment keeps Turbopack from tracing the whole project for a path known only at run time.
+ */
+function pathSetting(name: string, fallback: string): string {
+  const custom = optional(name);
+  return custom ? path.resolve(/* turbopackIgnore: true */ custom) : fallback;
 }
 
+/** Where the embedded stores keep their files (PGlite data directory). */
+export const dataDir = (): string => pathSetting('DATA_DIR', appPath('.data'));
+
 /** Where the embedded content source reads the NDJSON dataset from. */
-export function contentFile(): string {
-  const custom = optional('CONTENT_FILE');
-  return custom ? path.resolve(/* turbopackIgnore: true */ custom) : path.join(process.cwd(), 'content', 'production.ndjson');
+export const contentFile = (): string => pathSetting('CONTENT_FILE', appPath('content', 'production.ndjson'));
+
+/**
+ * A caching proxy in front of this server that revalidateTag cannot purge (the nginx of deploy/), and
+ * the secret that makes it take a page from here again: a publish refreshes it (lib/cache-refresh.ts).
+ */
+export function cacheRefresh(): { url: string; secret: string } | null {
+  const both = pair(['CACHE_REFRESH_URL', 'CACHE_REFRESH_SECRET'], [process.env.CACHE_REFRESH_URL, process.env.CACHE_REFRESH_SECRET]);
+  if (!both) return null;
+  if (!/^https?:\/\/[^/]+\/?$/.test(both[0])) throw new Error(`CACHE_REFRESH_URL must be an http(s) origin, got "${both[0]}".`);
+  return { url: both[0], secret: both[1] };
 }
 
 /**

@@ -1,14 +1,14 @@
 // Plain JavaScript: the app imports it, and so does pglite-worker.mjs, which runs in a worker thread
-// that Next does not bundle.
+// as a plain file, not bundled.
 import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 
 import { PGlite } from '@electric-sql/pglite';
 
 import { migrate } from '../../supabase/migrate.mjs';
+import { appPath } from '../app-root.mjs';
 
-// Read at run time from the repo root (`next start` runs there), not bundled.
-const SUPABASE_DIR = path.join(process.cwd(), 'supabase');
+// bootstrap.sql and migrations/, read at run time (next.config.ts ships them with the standalone server).
+const SUPABASE_DIR = appPath('supabase');
 
 /**
  * Opens (creating if needed) and migrates the store in `dir`; `undefined` for an in-memory one.

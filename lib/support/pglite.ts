@@ -1,8 +1,8 @@
 import 'server-only';
 
-import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 
+import { appPath } from '../app-root.mjs';
 import { insertAsAnon, migrateStore, openStore, type Table } from './pglite-core.mjs';
 
 /**
@@ -24,8 +24,9 @@ export type EmbeddedStore = {
 type Failure = { code?: string; constraint?: string; message: string };
 type Answer = { id: number; error?: Failure; fatal?: boolean };
 
-// Not bundled: `next start` runs in the repo root, where the worker and its imports are plain files.
-const WORKER_FILE = path.join(process.cwd(), 'lib', 'support', 'pglite-worker.mjs');
+// A plain file of the app, not bundled (next.config.ts ships it and its imports with the standalone
+// server): the same code runs under next start, the standalone server and the tests.
+const WORKER_FILE = appPath('lib', 'support', 'pglite-worker.mjs');
 
 function startWorker(dir: string, forget: () => void): EmbeddedStore {
   const worker = new Worker(WORKER_FILE, { workerData: { dir } });

@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import { PGlite } from '@electric-sql/pglite';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 
+import { withStoreCopy } from '../../scripts/lib/store-copy.mjs';
 import { freePort, startSupabaseStack, type SupabaseStack } from '../support/postgrest-harness.ts';
 
 /**
@@ -33,26 +33,11 @@ const SUBSCRIBED = "Thanks! You're on the list.";
 
 type StoredRequest = { email: string; subject: string; message: string; type: string; status: string };
 
-/**
- * Reads the embedded store the server owns: copies its PGlite directory and opens the copy, so the
- * server's open database is never touched (a copy opens like after a crash: committed rows are there).
- */
+/** Reads the embedded store the server owns, from a copy (its open database is never touched). */
 async function readEmbedded<T>(sql: string, params: unknown[] = []): Promise<T[]> {
   const source = path.join(DATA_DIR, 'pglite');
   if (!existsSync(source)) return [];
-  const copy = await mkdtemp(path.join(os.tmpdir(), 'e2e-pglite-'));
-  try {
-    // Without the server's lock file: the copy is a separate database (as scripts/requests.ts does).
-    await cp(source, copy, { recursive: true, filter: (file) => path.basename(file) !== 'postmaster.pid' });
-    const db = await PGlite.create(copy);
-    try {
-      return (await db.query<T>(sql, params)).rows;
-    } finally {
-      await db.close();
-    }
-  } finally {
-    await rm(copy, { recursive: true, force: true });
-  }
+  return withStoreCopy(source, async (db) => (await db.query<T>(sql, params)).rows);
 }
 
 const requestsWithSubject = (subject: string) =>

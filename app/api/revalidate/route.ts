@@ -1,5 +1,7 @@
 import { revalidateTag } from 'next/cache';
+import { after } from 'next/server';
 
+import { refreshCachedPages } from '@/lib/cache-refresh';
 import { publishProblems } from '@/lib/content/publish-check';
 import { tagsForDocumentType } from '@/lib/content/tags';
 import { SeenSignatures, verifyWebhook, type WebhookRefusal } from '@/lib/content/webhook';
@@ -27,6 +29,7 @@ export async function POST(request: Request) {
   // pages keep their last good version until a fixed publish comes.
   const problems = (await Promise.all(tags.map(publishProblems))).flat();
   if (problems.length > 0) {
+    seen.forget(result.signature);
     console.error(`POST /api/revalidate: publish of ${result.type} not applied; the content cannot be rendered:\n  ${problems.join('\n  ')}`);
     return Response.json(
       { message: 'The published content cannot be rendered; pages keep their last good version', problems },
@@ -38,5 +41,8 @@ export async function POST(request: Request) {
     // visitor; expiring now makes the first load after this answer render the new content.
     revalidateTag(tag, { expire: 0 });
   }
+  // A caching proxy that revalidateTag does not reach (deploy/'s nginx) takes the new pages: after the
+  // answer, because Next applies the tags only once this handler has returned.
+  if (tags.length) after(refreshCachedPages);
   return Response.json({ revalidated: tags, now: Date.now() });
 }

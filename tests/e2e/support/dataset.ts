@@ -22,18 +22,18 @@ export async function readDataset(file = E2E_CONTENT_FILE): Promise<Doc[]> {
     .map((line) => JSON.parse(line) as Doc);
 }
 
-export async function writeDataset(docs: Doc[]): Promise<void> {
-  await writeFile(E2E_CONTENT_FILE, docs.map((doc) => JSON.stringify(doc)).join('\n') + '\n');
+export async function writeDataset(docs: Doc[], file = E2E_CONTENT_FILE): Promise<void> {
+  await writeFile(file, docs.map((doc) => JSON.stringify(doc)).join('\n') + '\n');
 }
 
-/** Applies `edit` to a copy of document `id` and writes the dataset back. */
-export async function editDocument(id: string, edit: (doc: Doc) => Doc | void): Promise<void> {
-  const docs = await readDataset();
+/** Applies `edit` to a copy of document `id` and writes the dataset back (the browser tests' server's, or `file`). */
+export async function editDocument(id: string, edit: (doc: Doc) => Doc | void, file = E2E_CONTENT_FILE): Promise<void> {
+  const docs = await readDataset(file);
   const index = docs.findIndex((doc) => doc._id === id);
-  if (index < 0) throw new Error(`No document ${id} in ${E2E_CONTENT_FILE}`);
+  if (index < 0) throw new Error(`No document ${id} in ${file}`);
   const copy = structuredClone(docs[index]!);
   docs[index] = edit(copy) ?? copy;
-  await writeDataset(docs);
+  await writeDataset(docs, file);
 }
 
 export async function restoreSeed(): Promise<void> {

@@ -1,0 +1,40 @@
+import 'server-only';
+
+import { cacheRefresh } from '@/lib/env/server';
+import { PUBLIC_PAGES } from '@/lib/public-pages';
+
+/** The request header nginx checks (deploy/nginx.conf.template names it as $http_x_cache_refresh). */
+export const CACHE_REFRESH_HEADER = 'x-cache-refresh';
+
+const REFRESH_TIMEOUT_MS = 10_000;
+
+/**
+ * After a publish, asks the caching proxy in front (CACHE_REFRESH_URL) for every public page with the
+ * refresh secret, which makes it fetch the page from this server again and keep that copy: the publish
+ * is then visible through the cache one page render after the webhook has answered. Every page, not
+ * only the changed ones: an unchanged page is answered from Next's cache, and the list stays in one place.
+ * Returns the pages refreshed; a failure is logged, not thrown, since the publish itself succeeded and
+ * the proxy's own short lifetime (a second or two) catches up.
+ */
+export async function refreshCachedPages(): Promise<string[]> {
+  const proxy = cacheRefresh();
+  if (!proxy) return [];
+  const results = await Promise.allSettled(
+    PUBLIC_PAGES.map(async (page) => {
+      const response = await fetch(new URL(page, proxy.url), {
+        headers: { [CACHE_REFRESH_HEADER]: proxy.secret },
+        cache: 'no-store',
+        signal: AbortSignal.timeout(REFRESH_TIMEOUT_MS),
+      });
+      await response.arrayBuffer();
+      if (!response.ok) throw new Error(`${page} answered ${response.status}`);
+      return page;
+    }),
+  );
+  const failed = results.flatMap((result) => (result.status === 'rejected' ? [String(result.reason)] : []));
+  const refreshed = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  if (failed.length) console.error(`cache refresh through ${proxy.url} failed: ${failed.join('; ')}`);
+  // One line per publish (a signed webhook): when the new pages reached the cache.
+  if (refreshed.length) console.log(`cache refresh through ${proxy.url}: ${refreshed.join(', ')}`);
+  return refreshed;
+}

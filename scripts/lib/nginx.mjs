@@ -1,0 +1,129 @@
+/**
+ * nginx for the stack: Debian's binary and brotli modules found, deploy/nginx.conf.template filled in
+ * and checked with `nginx -t`, then run in the foreground as the current user under a run directory.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { accessSync, constants, existsSync } from 'node:fs';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+import { APP_ROOT } from '../../lib/app-root.mjs';
+import { startProcess } from './processes.mjs';
+
+export const TEMPLATE_FILE = path.join(APP_ROOT, 'deploy', 'nginx.conf.template');
+
+export const INSTALL_HINT =
+  'install it with: apt-get install nginx libnginx-mod-http-brotli-filter libnginx-mod-http-brotli-static (or set NGINX_BIN)';
+
+/** Where Debian and source builds put the binary; a non-root PATH often lacks the sbin directories. */
+const SEARCH_DIRS = ['/usr/sbin', '/usr/local/sbin', '/usr/local/nginx/sbin'];
+
+const executable = (file) => {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The nginx binary: NGINX_BIN when set (it must exist), else the first on PATH or in the sbin directories. */
+export function findNginx(env = process.env) {
+  if (env.NGINX_BIN) return executable(env.NGINX_BIN) ? env.NGINX_BIN : null;
+  const dirs = [...(env.PATH ?? '').split(path.delimiter).filter(Boolean), ...SEARCH_DIRS];
+  return dirs.map((dir) => path.join(dir, 'nginx')).find(executable) ?? null;
+}
+
+/** The brotli filter (on-the-fly) and static (precompressed files) modules of this nginx, when installed. */
+export function brotliModules(bin) {
+  // `nginx -V` prints its configure arguments on stderr; Debian's name the modules directory.
+  const { stderr } = spawnSync(bin, ['-V'], { encoding: 'utf8' });
+  const dir = /--modules-path=(\S+)/.exec(stderr ?? '')?.[1] ?? '/usr/lib/nginx/modules';
+  const find = (name) => {
+    const file = path.join(dir, `ngx_http_brotli_${name}_module.so`);
+    return existsSync(file) ? file : null;
+  };
+  return { filter: find('filter'), static: find('static') };
+}
+
+const BROTLI_TYPES = 'text/css text/javascript application/javascript application/json image/svg+xml text/plain text/xml application/xml text/x-component';
+
+/** What goes in place of the template's module and brotli placeholders. */
+function brotliBlocks(modules) {
+  const load = [modules.filter, modules.static].filter(Boolean).map((file) => `load_module "${file}";`);
+  return {
+    LOAD_MODULES: load.join('\n') || '# brotli: module not installed, gzip only',
+    BROTLI: modules.filter
+      ? ['    brotli on;', '    brotli_comp_level 5;', '    brotli_min_length 256;', `    brotli_types ${BROTLI_TYPES};`].join('\n')
+      : '    # brotli: module not installed',
+    BROTLI_STATIC: modules.static ? '            brotli_static on;' : '            # brotli_static: module not installed',
+  };
+}
+
+// A value that could end a directive or open a block would let a path rewrite the config.
+const UNSAFE = /["'\\$;{}\r\n]/;
+
+/**
+ * The template with every {{NAME}} replaced. Throws on a placeholder without a value, a value without
+ * a placeholder, and a value that could break out of its directive.
+ *
+ * @param {string} template
+ * @param {Record<string, string>} values
+ */
+export function renderConfig(template, values) {
+  const used = new Set();
+  const text = template.replace(/\{\{([A-Z_]+)\}\}/g, (_, name) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`nginx template: no value for {{${name}}}`);
+    used.add(name);
+    return value;
+  });
+  const unused = Object.keys(values).filter((name) => !used.has(name));
+  if (unused.length) throw new Error(`nginx template: no placeholder for ${unused.join(', ')}`);
+  return text;
+}
+
+/**
+ * Writes the config for a run directory and checks it with `nginx -t`.
+ *
+ * @param {{ bin: string, runDir: string, listen: string, appPort: number, staticDir: string, refreshSecret: string }} options
+ * @returns {Promise<string>} the config file
+ */
+export async function writeConfig({ bin, runDir, listen, appPort, staticDir, refreshSecret }) {
+  for (const [name, value] of Object.entries({ runDir, staticDir })) {
+    if (!path.isAbsolute(value) || UNSAFE.test(value)) throw new Error(`nginx: ${name} must be an absolute path without quotes, $, ; or braces: ${value}`);
+  }
+  // An empty secret would match every request without the header: every page view would bypass the cache.
+  if (!/^[0-9a-f]{32,}$/.test(refreshSecret)) throw new Error('nginx: the cache refresh secret must be 32 or more hex digits');
+  for (const dir of ['cache', 'tmp']) await mkdir(path.join(runDir, dir), { recursive: true });
+  const modules = brotliModules(bin);
+  const text = renderConfig(await readFile(TEMPLATE_FILE, 'utf8'), {
+    ...brotliBlocks(modules),
+    // As root, nginx would hand its workers to "nobody", who cannot write the run directory.
+    USER: process.getuid?.() === 0 ? 'user root;' : '# runs as the user who started it',
+    RUN_DIR: runDir,
+    STATIC_DIR: staticDir,
+    LISTEN: listen,
+    APP_PORT: String(appPort),
+    REFRESH_SECRET: refreshSecret,
+  });
+  const file = path.join(runDir, 'nginx.conf');
+  await writeFile(file, text);
+  // Only for this user: it holds the refresh secret.
+  await chmod(file, 0o600);
+  try {
+    execFileSync(bin, ['-t', '-q', '-p', runDir, '-c', file, '-e', 'stderr'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  } catch (error) {
+    throw new Error(`nginx rejected ${file}:\n${/** @type {{ stderr?: Buffer }} */ (error).stderr?.toString() ?? error}`);
+  }
+  return file;
+}
+
+/**
+ * Runs nginx in the foreground with `config` (from writeConfig) in its own process group.
+ *
+ * @param {{ bin: string, runDir: string, config: string, forward?: (line: string) => void }} options
+ */
+export function startNginx({ bin, runDir, config, forward }) {
+  return startProcess('nginx', bin, ['-p', runDir, '-c', config, '-e', 'stderr'], { forward });
+}

@@ -1,0 +1,137 @@
+/**
+ * The standalone server Next builds (output: 'standalone' in next.config.ts): whether the build is there
+ * and current, building it, adding the static files Next leaves out of it, and starting it.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+
+import { APP_ROOT } from '../../lib/app-root.mjs';
+import { startProcess } from './processes.mjs';
+
+export const NEXT_BIN = path.join(APP_ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
+
+/** Where a build in `distDir` (NEXT_DIST_DIR, default .next) puts the standalone server and its files. */
+export function buildPaths(distDir = '.next') {
+  const dist = path.resolve(APP_ROOT, distDir);
+  const standalone = path.join(dist, 'standalone');
+  // The standalone folder mirrors the project, its own dist dir included.
+  const innerDist = path.join(standalone, path.relative(APP_ROOT, dist));
+  return {
+    dist,
+    standalone,
+    buildId: path.join(dist, 'BUILD_ID'),
+    server: path.join(standalone, 'server.js'),
+    staticSource: path.join(dist, 'static'),
+    /** Where the standalone server looks for /_next/static, and where nginx serves it from. */
+    staticDir: path.join(innerDist, 'static'),
+  };
+}
+
+/** @typedef {ReturnType<typeof buildPaths>} BuildPaths */
+
+/** What a build is made of: a file here newer than the build makes it out of date (tests beside modules do not). */
+const BUILD_INPUTS = [
+  'app',
+  'lib',
+  'schemas',
+  'studio',
+  'supabase',
+  'public',
+  'next.config.ts',
+  'proxy.ts',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'postcss.config.mjs',
+  'sanity.config.ts',
+  // NEXT_PUBLIC_ values are written into the build.
+  '.env',
+  '.env.local',
+  '.env.production',
+  '.env.production.local',
+];
+
+function newestInput() {
+  let newest = { file: '', mtimeMs: 0 };
+  const visit = (file) => {
+    const info = statSync(file, { throwIfNoEntry: false });
+    if (!info) return;
+    if (info.isDirectory()) {
+      for (const entry of readdirSync(file)) visit(path.join(file, entry));
+    } else if (!/\.test\.tsx?$/.test(file) && info.mtimeMs > newest.mtimeMs) {
+      newest = { file, mtimeMs: info.mtimeMs };
+    }
+  };
+  for (const input of BUILD_INPUTS) visit(path.join(APP_ROOT, input));
+  return newest;
+}
+
+/**
+ * 'missing', 'stale' (a source is newer) or 'current', with the reason in words.
+ *
+ * @param {BuildPaths} paths
+ * @returns {{ state: 'missing' | 'stale' | 'current', reason: string }}
+ */
+export function buildState(paths) {
+  if (!existsSync(paths.buildId) || !existsSync(paths.server)) {
+    return { state: 'missing', reason: `no standalone build in ${path.relative(APP_ROOT, paths.dist)}` };
+  }
+  const newest = newestInput();
+  if (newest.mtimeMs > statSync(paths.buildId).mtimeMs) {
+    return { state: 'stale', reason: `${path.relative(APP_ROOT, newest.file)} changed after the build` };
+  }
+  return { state: 'current', reason: `the build in ${path.relative(APP_ROOT, paths.dist)} is current` };
+}
+
+/** `next build` in the app's folder, its output on this terminal; throws when it fails. */
+export function runBuild(env) {
+  const result = spawnSync(process.execPath, [NEXT_BIN, 'build'], { cwd: APP_ROOT, env: { ...env, NEXT_TELEMETRY_DISABLED: '1' }, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`next build failed (exit code ${result.status ?? result.signal})`);
+}
+
+const COMPRESSIBLE = /\.(js|mjs|css|svg|json|txt)$/;
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+
+/**
+ * Copies the static files into the standalone folder (Next leaves them out), so that the folder alone
+ * is the whole app, and writes a gzip and a brotli copy beside each text file for nginx's gzip_static
+ * and brotli_static: compressed once, at gzip 9 and brotli 9, not on every request. Brotli 9 rather
+ * than 11: 11 took 18 s for the 4.4 MB Studio chunk here (9: 2 s) for 10 % fewer bytes.
+ * Files already there are kept (names are content hashes). Returns how many were compressed now.
+ *
+ * @param {BuildPaths} paths
+ */
+export async function prepareStatic(paths) {
+  await cp(paths.staticSource, paths.staticDir, { recursive: true, force: false });
+  const files = (await readdir(paths.staticDir, { recursive: true })).map((file) => path.join(paths.staticDir, file));
+  let compressed = 0;
+  for (const file of files.filter((name) => COMPRESSIBLE.test(name))) {
+    if (existsSync(`${file}.br`)) continue;
+    const body = await readFile(file);
+    await writeFile(`${file}.gz`, await gzipAsync(body, { level: constants.Z_BEST_COMPRESSION }));
+    await writeFile(
+      `${file}.br`,
+      await brotliAsync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+    );
+    compressed += 1;
+  }
+  return compressed;
+}
+
+/**
+ * Starts the standalone server on 127.0.0.1:port. Its server.js changes into its own folder first,
+ * whatever directory this runs in.
+ *
+ * @param {{ paths: BuildPaths, port: number, env: NodeJS.ProcessEnv, forward?: (line: string) => void }} options
+ */
+export function startApp({ paths, port, env, forward }) {
+  return startProcess('app', process.execPath, [paths.server], {
+    env: { ...env, NODE_ENV: 'production', PORT: String(port), HOSTNAME: '127.0.0.1' },
+    forward,
+  });
+}

@@ -1,0 +1,30 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { APP_ROOT } from '../lib/app-root.mjs';
+
+/** serve:prod refusing to start, as an operator sees it: exit code and message, before any build. */
+function serveProd(env: Record<string, string>) {
+  return spawnSync(process.execPath, [path.join(APP_ROOT, 'scripts', 'serve-prod.mjs')], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+}
+
+describe('npm run serve:prod', () => {
+  it('exits 1 and says how to install nginx when there is none', () => {
+    const result = serveProd({ NGINX_BIN: '/nonexistent/sbin/nginx' });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('nginx was not found at NGINX_BIN=/nonexistent/sbin/nginx');
+    expect(result.stderr).toContain('apt-get install nginx');
+  });
+
+  it('exits 1 on a port that is not one', () => {
+    const result = serveProd({ PORT: '80800' });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('PORT must be a port number (1-65535), got "80800"');
+  });
+});

@@ -1,0 +1,205 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+import { expect, test } from '@playwright/test';
+
+import { PUBLIC_PAGES } from '../../lib/public-pages';
+import { freePort, memory, sleep } from '../../scripts/lib/processes.mjs';
+import { STATE_FILE, type StackState } from '../../scripts/lib/stack.mjs';
+import { withStoreCopy } from '../../scripts/lib/store-copy.mjs';
+import { editDocument, postWebhook, SEED_FILE, WEBHOOK_SECRET } from './support/dataset';
+
+/**
+ * The deployed shape, smoke-tested: `npm run serve:prod` (scripts/serve-prod.mjs, on the build npm test
+ * made) started from a directory outside the repo, with its own store and dataset copy; then pages,
+ * a submission, a publish and an outage, all through nginx, as a visitor and an editor meet them.
+ */
+
+test.describe.configure({ mode: 'serial' });
+
+const ROOT = process.cwd();
+const CACHE_STATUS = 'x-cache-status';
+/** Seconds after which nginx's copy of a page has expired (it lives one second, counted in whole seconds). */
+const PAST_COPY_LIFETIME_MS = 2100;
+const POLL_MS = 100;
+
+let work: string;
+let serve: ChildProcess;
+let output = '';
+let exited: Promise<number | null>;
+let stack: StackState;
+let contentFile: string;
+let dataDir: string;
+
+const readState = async (runDir: string): Promise<StackState | null> =>
+  existsSync(path.join(runDir, STATE_FILE)) ? (JSON.parse(await readFile(path.join(runDir, STATE_FILE), 'utf8')) as StackState) : null;
+
+const isRunning = (pid: number | undefined) => {
+  if (!pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Polls until `check` holds; returns how many polls it took. `limit` polls at most. */
+async function pollUntil(check: () => Promise<boolean>, limit: number): Promise<number> {
+  for (let polls = 1; polls <= limit; polls += 1) {
+    if (await check()) return polls;
+    await sleep(POLL_MS);
+  }
+  throw new Error(`not within ${limit} polls, ${POLL_MS} ms apart:\n${output.slice(-4000)}`);
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  work = await mkdtemp(path.join(os.tmpdir(), 'stack-e2e-'));
+  dataDir = path.join(work, 'data');
+  contentFile = path.join(work, 'content', 'production.ndjson');
+  await mkdir(path.dirname(contentFile), { recursive: true });
+  await copyFile(SEED_FILE, contentFile);
+  const runDir = path.join(work, 'run');
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(await freePort()),
+    STACK_DIR: runDir,
+    DATA_DIR: dataDir,
+    CONTENT_FILE: contentFile,
+    SANITY_REVALIDATE_SECRET: WEBHOOK_SECRET,
+    RATE_LIMIT_MAX: '1000',
+  };
+  // As if typed in `work`, not through npm in the repo.
+  delete env.INIT_CWD;
+  serve = spawn(process.execPath, [path.join(ROOT, 'scripts', 'serve-prod.mjs'), '--no-build'], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  serve.stdout!.on('data', (chunk) => (output += chunk));
+  serve.stderr!.on('data', (chunk) => (output += chunk));
+  exited = new Promise((resolve) => serve.once('exit', (code) => resolve(code)));
+  let state: StackState | null = null;
+  while (!(state = await readState(runDir))) {
+    if (serve.exitCode !== null) throw new Error(`serve:prod exited with code ${serve.exitCode}:\n${output}`);
+    await sleep(200);
+  }
+  stack = state;
+});
+
+test.afterAll(async () => {
+  if (serve?.exitCode === null) {
+    serve.kill('SIGTERM');
+    await exited;
+  }
+  await rm(work, { recursive: true, force: true });
+});
+
+test('the public pages answer 200 through nginx, the second time from its cache, with their static files from disk', async () => {
+  for (const page of PUBLIC_PAGES) {
+    const first = await fetch(stack.url + page);
+    expect(first.status, page).toBe(200);
+    const html = await first.text();
+    const second = await fetch(stack.url + page);
+    expect(second.status, page).toBe(200);
+    expect(second.headers.get(CACHE_STATUS), page).toBe('HIT');
+    expect(await second.text(), page).toBe(html);
+
+    const script = /src="(\/_next\/static\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script, page).toBeTruthy();
+    const asset = await fetch(stack.url + script);
+    expect(asset.status, script).toBe(200);
+    expect(asset.headers.get('cache-control'), script).toBe('public, max-age=31536000, immutable');
+  }
+});
+
+test("an unknown path gets the app's 404 page and headers through nginx", async () => {
+  const response = await fetch(`${stack.url}/no-such-page-${Date.now()}`);
+  expect(response.status).toBe(404);
+  expect(await response.text()).toContain('Page not found');
+  expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+});
+
+test('a support request sent from the page through nginx is stored', async ({ page }) => {
+  // The first write creates the embedded store (PGlite's initdb): 20 s and more on a busy machine.
+  test.setTimeout(120_000);
+  const subject = `Through the stack ${Date.now().toString(36)}`;
+  await page.goto(`${stack.url}/support`);
+  await page.getByRole('link', { name: /^General Feedback/ }).click();
+  const dialog = page.locator('dialog#request-feedback');
+  await dialog.getByLabel('Your Email').fill('stack@example.com');
+  await dialog.getByLabel('Subject').fill(subject);
+  await dialog.getByLabel('Message').fill('Sent through nginx to the standalone server.');
+  await dialog.locator('button[type="submit"]').click();
+  await expect(dialog.locator('button[type="submit"]')).toHaveText('Sent!', { timeout: 100_000 });
+
+  const rows = await withStoreCopy(path.join(dataDir, 'pglite'), async (db) =>
+    (await db.query<{ email: string; type: string }>('select email, type from public.support_requests where subject = $1', [subject])).rows,
+  );
+  expect(rows).toEqual([{ email: 'stack@example.com', type: 'feedback' }]);
+});
+
+test('a publish (dataset edit and signed webhook through nginx) reaches the cache through the webhook\'s refresh', async () => {
+  expect((await fetch(`${stack.url}/privacy`)).status).toBe(200);
+  const title = `Policy published ${Date.now()}`;
+  await editDocument('privacyPolicy', (doc) => void (doc.title = title), contentFile);
+
+  const logged = output.length;
+  const webhook = await postWebhook(stack.url, { _type: 'privacyPolicy', _id: 'privacyPolicy' });
+  expect(webhook.status).toBe(200);
+  // The app logs when nginx has taken the new pages (lib/cache-refresh.ts); no page is asked for
+  // meanwhile, so nothing else can have stored the edit.
+  const polls = await pollUntil(async () => output.slice(logged).includes(`[app] cache refresh through ${stack.url}: /, /support, /privacy`), 100);
+  const response = await fetch(`${stack.url}/privacy`);
+  expect(response.headers.get(CACHE_STATUS)).toBe('HIT');
+  expect(await response.text()).toContain(title);
+  console.log(`publish in the cache at poll ${polls} (${POLL_MS} ms apart) after the webhook answered`);
+  const { rssBytes, peakRssBytes } = memory(stack.app.pid!);
+  console.log(`app memory now ${(rssBytes / 2 ** 20).toFixed(0)} MiB resident, peak ${(peakRssBytes / 2 ** 20).toFixed(0)} MiB`);
+});
+
+test('with the app hung (SIGSTOP) and then killed, the cached pages still answer 200, and serve:prod starts it again', async () => {
+  test.setTimeout(120_000);
+  const bodies = await Promise.all(PUBLIC_PAGES.map(async (page) => (await fetch(stack.url + page)).text()));
+  const appPid = stack.app.pid!;
+  const loadAll = () => Promise.all(PUBLIC_PAGES.map((page) => fetch(stack.url + page)));
+  const expectStale = async (responses: Response[]) => {
+    for (const [index, response] of responses.entries()) {
+      expect(response.status, PUBLIC_PAGES[index]).toBe(200);
+      expect(response.headers.get(CACHE_STATUS), PUBLIC_PAGES[index]).toBe('STALE');
+      expect(await response.text(), PUBLIC_PAGES[index]).toBe(bodies[index]);
+    }
+  };
+
+  // Hung: nginx waits for its read timeout, then answers from the cache.
+  await sleep(PAST_COPY_LIFETIME_MS);
+  process.kill(appPid, 'SIGSTOP');
+  try {
+    await expectStale(await loadAll());
+  } finally {
+    process.kill(appPid, 'SIGCONT');
+  }
+
+  // Gone: refused at once (the copies are still expired: nothing refreshed them), answered from the
+  // cache, and started again by serve:prod a second later.
+  process.kill(appPid, 'SIGKILL');
+  await expectStale(await loadAll());
+  const polls = await pollUntil(async () => {
+    const state = await readState(stack.runDir);
+    if (!state?.app.pid || state.app.pid === appPid) return false;
+    const response = await fetch(`${stack.url}/privacy`);
+    return response.status === 200 && response.headers.get(CACHE_STATUS) !== 'STALE';
+  }, 300);
+  console.log(`app started again and answering through nginx at poll ${polls} (${POLL_MS} ms apart)`);
+  expect(output).toContain('the app exited (SIGKILL)');
+  stack = (await readState(stack.runDir))!;
+});
+
+test('SIGTERM stops nginx and the app, and serve:prod exits 0', async () => {
+  const { app, nginx } = stack;
+  serve.kill('SIGTERM');
+  expect(await exited).toBe(0);
+  expect(isRunning(app.pid)).toBe(false);
+  expect(isRunning(nginx.pid)).toBe(false);
+  expect(existsSync(path.join(stack.runDir, STATE_FILE))).toBe(false);
+});

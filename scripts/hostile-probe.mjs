@@ -192,8 +192,11 @@ async function headersRow(server) {
   return `${requests.length - missing.length} of ${requests.length} responses carry all five${missing.length ? `; ${missing.join('; ')}` : ''}`;
 }
 
+/** fetch, tried a second time when a kept-alive connection was reset (a server that failed a call may drop it). */
+const fetchAgain = (url, init) => fetch(url, init).catch(() => fetch(url, init));
+
 async function supportForm(server) {
-  const html = await (await fetch(`${server.origin}/support`)).text();
+  const html = await (await fetchAgain(`${server.origin}/support`)).text();
   const start = html.indexOf('action="/support#request-feedback"');
   const form = html.slice(start, html.indexOf('</form>', start));
   const controls = [...form.matchAll(/<input[^>]*name="([^"]+)"(?:[^>]*value="([^"]*)")?/g)].map(([, name, value = '']) => [name, value.replace(/&quot;/g, '"').replace(/&amp;/g, '&')]);
@@ -236,7 +239,7 @@ async function emailRow(server) {
     const data = new FormData();
     for (const [control, value] of controls) data.append(control, value);
     for (const [field, value] of Object.entries({ email: `pro${character}be@example.com`, subject: `Probe ${name}`, message: 'Probe.' })) data.set(field, value);
-    const response = await fetch(`${server.origin}/support`, { method: 'POST', headers: { origin: server.origin }, body: data });
+    const response = await fetchAgain(`${server.origin}/support`, { method: 'POST', headers: { origin: server.origin }, body: data });
     const html = await response.text();
     results.push(`${name} ${response.status} ${html.includes('Thanks! Your request has been sent.') ? 'accepted' : 'refused'}`);
   }

@@ -7,7 +7,7 @@ import { rateLimit } from '@/lib/env/server';
 import { GENERIC_FAILURE, RATE_LIMITED, type FormState, type RequestFields, type SubscribeFields } from './form-state';
 import { createRateLimiter } from './rate-limit';
 import { saveSubscriber, saveSupportRequest, StoreError } from './store';
-import { isBot, validateSubscriber, validateSupportRequest } from './validation';
+import { isBot, submissionKey, validateSubscriber, validateSupportRequest } from './validation';
 
 const globalForLimiter = globalThis as typeof globalThis & { supportLimiter?: ReturnType<typeof createRateLimiter> };
 
@@ -51,7 +51,7 @@ export async function submitSupportRequest(
   if (isBot(formData)) return { status: 'success' };
   const request = validateSupportRequest(formData);
   if (!request.ok) return { status: 'error', message: request.message, fields };
-  return store(fields, () => saveSupportRequest(request.value));
+  return store(fields, () => saveSupportRequest({ ...request.value, submissionKey: submissionKey(formData) }));
 }
 
 export async function subscribe(_previous: FormState<SubscribeFields>, formData: FormData): Promise<FormState<SubscribeFields>> {

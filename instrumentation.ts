@@ -1,13 +1,20 @@
 /**
- * Runs once when a server starts, before it answers anything (Next's instrumentation hook). A throw
- * here stops `next start` with the message and a non-zero exit: a mistyped setting or a store another
- * server holds shows at start, not at the first visitor.
+ * Runs once when a server starts (Next's instrumentation hook): the configuration is checked and the
+ * embedded store opened before the first visitor, so a mistyped setting or a store another server
+ * holds shows at start, not at the first submission.
  */
 export async function register(): Promise<void> {
   // The edge runtime (proxy.ts) has no file system or worker threads; `next build` prerenders with no store.
   if (process.env.NEXT_RUNTIME !== 'nodejs' || process.env.NEXT_PHASE === 'phase-production-build') return;
-  const { checkConfiguration } = await import('@/lib/env/server');
-  const { openStoreAtStart } = await import('@/lib/support/store');
-  await checkConfiguration();
-  await openStoreAtStart();
+  try {
+    const { checkConfiguration } = await import('@/lib/env/server');
+    const { openStoreAtStart } = await import('@/lib/support/store');
+    await checkConfiguration();
+    await openStoreAtStart();
+  } catch (error) {
+    // Next logs a throw from register() but keeps serving (checked with next start 16.4): a server
+    // that would fail every visitor must not look healthy, so it stops here, with the reason.
+    console.error(`The server cannot start.\n${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
 }

@@ -11,4 +11,5 @@ export type SubscribeFields = { email: string };
 export const IDLE = { status: 'idle' } as const;
 
 export const GENERIC_FAILURE = 'Failed to submit request. Please try again.';
+export const REQUEST_SENT = 'Thanks! Your request has been sent.';
 export const RATE_LIMITED = 'Too many requests from your address. Please wait a few minutes and try again.';

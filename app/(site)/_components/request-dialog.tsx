@@ -3,7 +3,7 @@
 import { useActionState, useEffect, useId, useState, type FormEvent, type Ref } from 'react';
 
 import { submitSupportRequest } from '@/lib/support/actions';
-import { IDLE, type FormState, type RequestFields } from '@/lib/support/form-state';
+import { IDLE, REQUEST_SENT, type FormState, type RequestFields } from '@/lib/support/form-state';
 import { HONEYPOT_FIELD, SUBMISSION_KEY_FIELD, validateSupportRequest, type RequestType } from '@/lib/support/validation';
 
 /** How long "Sent!" stays before the dialog closes, per the spec. */
@@ -126,7 +126,7 @@ export function RequestDialog({ ref, dialogId, title, type, onClose, close }: Pr
         </div>
         <p role="status" aria-live="polite" className="mt-4 min-h-6 text-sm">
           {error ? <span className="font-medium text-red-700">{error}</span> : null}
-          {sent ? <span className="font-medium text-green-800">Thanks! Your request has been sent.</span> : null}
+          {sent ? <span className="font-medium text-green-800">{REQUEST_SENT}</span> : null}
         </p>
         <div className="mt-4 flex justify-end gap-3">
           <button

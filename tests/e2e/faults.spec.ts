@@ -4,13 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { PGlite } from '@electric-sql/pglite';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 
 import { GENERIC_FAILURE, REQUEST_SENT } from '../../lib/support/form-state.ts';
 import { SUBMISSION_KEY_FIELD } from '../../lib/support/validation.ts';
 import { loadForm, postForm } from '../../scripts/lib/form-post.mjs';
 import { launchAppServer, startAppServer, type AppServer, type Exit } from '../support/app-server.ts';
 import { startSupabaseStack, type SupabaseStack } from '../support/postgrest-harness.ts';
+
+import { dialogParts } from './support/dialog.ts';
 
 /**
  * Faults an operator meets, each against its own production server of the same build
@@ -24,20 +26,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 
 const unique = (label: string) => `${label} ${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 const tempDir = (label: string) => mkdtemp(path.join(os.tmpdir(), `e2e-${label}-`));
-
-function dialogParts(page: Page, type: string) {
-  const dialog = page.locator(`dialog#request-${type}`);
-  return {
-    dialog,
-    email: dialog.getByLabel('Your Email'),
-    subject: dialog.getByLabel('Subject'),
-    message: dialog.getByLabel('Message'),
-    submit: dialog.locator('button[type="submit"]'),
-    cancel: dialog.getByRole('button', { name: 'Cancel' }),
-    status: dialog.getByRole('status'),
-    key: dialog.locator(`input[name="${SUBMISSION_KEY_FIELD}"]`),
-  };
-}
 
 /** Waits for a server that should stop by itself; null if it is still running after `ms`. */
 const exitWithin = (server: AppServer, ms: number) =>

@@ -9,6 +9,8 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { startAppServer, type AppServer } from '../support/app-server.ts';
 import { startSupabaseStack, type SupabaseStack } from '../support/postgrest-harness.ts';
 
+import { dialogParts } from './support/dialog.ts';
+
 /**
  * The support form and the landing page's subscribe form, on the production build, state by state
  * (spec sections 2, 4, 5, 7 and 8): with JavaScript, without it, and with the hosted backend
@@ -61,19 +63,6 @@ const unique = (label: string) => `${label} ${Date.now().toString(36)}-${Math.ra
 
 function card(page: Page, name: string): Locator {
   return page.getByRole('link', { name: new RegExp(`^${name}`) });
-}
-
-function dialogParts(page: Page, type: string) {
-  const dialog = page.locator(`dialog#request-${type}`);
-  return {
-    dialog,
-    email: dialog.getByLabel('Your Email'),
-    subject: dialog.getByLabel('Subject'),
-    message: dialog.getByLabel('Message'),
-    submit: dialog.locator('button[type="submit"]'),
-    cancel: dialog.getByRole('button', { name: 'Cancel' }),
-    status: dialog.getByRole('status'),
-  };
 }
 
 type Parts = ReturnType<typeof dialogParts>;

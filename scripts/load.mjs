@@ -378,7 +378,12 @@ function print(report) {
       console.log(`    the server logged: ${[...new Set(c.serverLog.filter((line) => line.includes('message:')).map((line) => line.trim()))].join(' | ')}`);
     }
   }
-  if (d) console.log(`(d) PostgREST frozen ${d.hungSeconds} s; submissions sent again by their visitor: ${d.retried}; server alive: ${d.serverAlive}`);
+  if (d) {
+    console.log(
+      `(d) PostgREST frozen ${d.hungSeconds} s; deadline ${d.deadlineMs} ms; the failure reached visitors after p50 ${d.whileHung.p50} ms, max ${d.whileHung.max} ms ` +
+        `(an ordinary answer before the fault: p50 ${d.before.p50} ms, p99 ${d.before.p99} ms); submissions sent again by their visitor: ${d.retried}; server alive: ${d.serverAlive}`,
+    );
+  }
   if (e) {
     console.log(
       `(e) SIGKILL → ready again in ${e.restartMs} ms; first write after the restart ${e.firstWriteAfterRestartMs} ms; ` +

@@ -1,8 +1,23 @@
 /**
- * Runs once when a server starts, before it answers any request.
+ * Runs once when a server starts (Next's instrumentation hook), before it answers any request: the
+ * configuration is checked, every request is given the client address the server can vouch for, and the
+ * embedded store is opened, so a mistyped setting or a store another server holds shows at start, not
+ * at the first submission.
  */
 export async function register(): Promise<void> {
-  if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const [{ trustedProxyHops }, { installTrustProxy }] = await Promise.all([import('@/lib/env/server'), import('@/lib/http/trust-proxy')]);
-  installTrustProxy(trustedProxyHops());
+  // The edge runtime (proxy.ts) has no file system or worker threads; `next build` prerenders with no store.
+  if (process.env.NEXT_RUNTIME !== 'nodejs' || process.env.NEXT_PHASE === 'phase-production-build') return;
+  try {
+    const { checkConfiguration, trustedProxyHops } = await import('@/lib/env/server');
+    const { installTrustProxy } = await import('@/lib/http/trust-proxy');
+    const { openStoreAtStart } = await import('@/lib/support/store');
+    await checkConfiguration();
+    installTrustProxy(trustedProxyHops());
+    await openStoreAtStart();
+  } catch (error) {
+    // Next logs a throw from register() but keeps serving (checked with next start 16.4): a server
+    // that would fail every visitor must not look healthy, so it stops here, with the reason.
+    console.error(`The server cannot start.\n${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
 }

@@ -11,6 +11,10 @@
  *                Postgres, tests/support/postgrest-harness.ts); PostgREST is stopped for the middle third
  *                of the run and started again: visitors get the failure message, the server stays up, no
  *                row is half-written or lost, and submissions succeed again without a restart.
+ *   (d) hung     the same, but PostgREST frozen with SIGSTOP for 20 s (connections taken, never answered);
+ *   (e) killed   the embedded server killed with SIGKILL halfway and started again on its DATA_DIR;
+ *                in (d) and (e) visitors send a failed form again until it is accepted (scripts/lib/load-faults.mjs).
+ * Every phase reports lost (acknowledged but not stored) and doubled (stored twice): both must be 0.
  *
  * Every server runs on a free 127.0.0.1 port with a fresh DATA_DIR in a temp dir and a high rate limit;
  * all of it is stopped and removed at the end. Prints a table and writes bench/load-report.json.
@@ -18,24 +22,26 @@
  *
  *   NEXT_DIST_DIR        the build to serve (default .next)
  *   LOAD_SECONDS         length of each phase (default 60); LOAD_SECONDS=5 for a quick run
- *   LOAD_PHASES          which phases, e.g. "a,c" (default a,b,c)
- *   LOAD_SUBMIT_CLIENTS  clients of (a) and (c) (default 20)
+ *   LOAD_PHASES          which phases, e.g. "a,c" (default a,b,c,d,e)
+ *   LOAD_SUBMIT_CLIENTS  clients of (a), (c), (d) and (e) (default 20)
  *   LOAD_MIXED_CLIENTS   clients per kind in (b) (default 50)
  *   LOAD_TIMEOUT_MS      per-request timeout (default 30000)
  */
-import { fork, spawn } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { PGlite } from '@electric-sql/pglite';
+import { startAppServer } from '../tests/support/app-server.ts';
+
+import { loadForm, postForm, send } from './lib/form-post.mjs';
+import { hungPhase, killPhase } from './lib/load-faults.mjs';
+import { readPglite, reconcile, run, summarize, visitorFields } from './lib/load-measure.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const NEXT_BIN = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
 const HARNESS = path.join(ROOT, 'tests', 'support', 'postgrest-harness.ts');
 const REPORT = path.join(ROOT, 'bench', 'load-report.json');
 
@@ -44,11 +50,8 @@ const SECONDS = positive('LOAD_SECONDS', 60);
 const SUBMIT_CLIENTS = positive('LOAD_SUBMIT_CLIENTS', 20);
 const MIXED_CLIENTS = positive('LOAD_MIXED_CLIENTS', 50);
 const TIMEOUT_MS = positive('LOAD_TIMEOUT_MS', 30_000);
-const PHASES = new Set((process.env.LOAD_PHASES || 'a,b,c').split(',').map((phase) => phase.trim()));
+const PHASES = new Set((process.env.LOAD_PHASES || 'a,b,c,d,e').split(',').map((phase) => phase.trim()));
 
-const SENT_TEXT = 'Thanks! Your request has been sent.';
-const GENERIC_FAILURE = 'Failed to submit request. Please try again.';
-const FORM_ACTION = '/support#request-feedback';
 /** How long a restarted PostgREST may still refuse requests (its database connection comes up after /ready). */
 const SETTLE_MS = 2_000;
 
@@ -77,56 +80,8 @@ const log = (...args) => console.log(`[load ${new Date().toISOString().slice(11,
 // ---------------------------------------------------------------------------------------------------
 // Processes
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** `next start` on a free loopback port; resolves once GET / answers 200. */
-async function startServer(name, env) {
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const child = track(spawn(process.execPath, [NEXT_BIN, 'start', '-p', String(port), '-H', '127.0.0.1'], {
-    cwd: ROOT,
-    env: { ...process.env, NEXT_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: '1', RATE_LIMIT_MAX: '1000000', RATE_LIMIT_SITE_MAX: '1000000000', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  }));
-  const output = [];
-  const keep = (chunk) => {
-    output.push(...String(chunk).split('\n').filter(Boolean));
-    if (output.length > 200) output.splice(0, output.length - 200);
-  };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} server exited (${child.exitCode}):\n${output.join('\n')}`);
-    if (Date.now() > deadline) throw new Error(`${name} server did not answer within 60 s:\n${output.join('\n')}`);
-    const ok = await fetch(`${origin}/`).then((response) => response.ok, () => false);
-    if (ok) break;
-    await sleep(200);
-  }
-  return {
-    origin,
-    output,
-    alive: () => child.exitCode === null && child.signalCode === null,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      if (!(await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)]))) {
-        child.kill('SIGKILL');
-        await exited;
-      }
-    },
-  };
-}
+/** `next start` on a free loopback port (tests/support/app-server.ts); resolves once GET / answers 200. */
+const startServer = (_name, env, options) => startAppServer(env, options);
 
 /**
  * The Supabase stand-in in its own process (so its Postgres does not share the load generator's
@@ -146,6 +101,8 @@ async function startStack() {
         let result = null;
         if (command === 'stop') await stack.stopPostgrest();
         else if (command === 'start') await stack.startPostgrest();
+        else if (command === 'pause') stack.pausePostgrest();
+        else if (command === 'resume') stack.resumePostgrest();
         else if (command === 'query') result = await stack.query(sql, params);
         else if (command === 'close') await close();
         process.send({ id, result });
@@ -183,6 +140,8 @@ async function startStack() {
     publishableKey: ready.publishableKey,
     stopPostgrest: () => call('stop'),
     startPostgrest: () => call('start'),
+    pausePostgrest: () => call('pause'),
+    resumePostgrest: () => call('resume'),
     query: (sql, params) => call('query', sql, params),
     async close() {
       if (child.exitCode === null) {
@@ -202,164 +161,8 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 // ---------------------------------------------------------------------------------------------------
 // HTTP, as a browser without JavaScript
 
-/** One request on a keep-alive agent; never throws: failures come back as { error }. */
-function send(agent, url, { method = 'GET', headers = {}, body } = {}) {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const request = http.request(url, { method, agent, headers, timeout: TIMEOUT_MS }, (response) => {
-      const chunks = [];
-      response.on('data', (chunk) => chunks.push(chunk));
-      response.on('end', () =>
-        resolve({ status: response.statusCode, text: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - started }),
-      );
-      response.on('error', (error) => resolve({ error: error.code || error.message, ms: performance.now() - started }));
-    });
-    request.on('timeout', () => request.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
-    request.on('error', (error) => resolve({ error: error.code || error.message, ms: performance.now() - started }));
-    request.end(body);
-  });
-}
-
-const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-const decode = (text) =>
-  text.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (whole, entity) =>
-    entity[0] === '#'
-      ? String.fromCodePoint(entity[1].toLowerCase() === 'x' ? parseInt(entity.slice(2), 16) : Number(entity.slice(1)))
-      : (ENTITIES[entity] ?? whole),
-  );
-
-/** What the browser would send for the feedback form untouched: React's $ACTION_ fields, type, honeypot. */
-async function loadForm(origin) {
-  const answer = await send(undefined, `${origin}/support`);
-  if (answer.status !== 200) throw new Error(`GET /support answered ${answer.status ?? answer.error}`);
-  const start = answer.text.indexOf(`action="${FORM_ACTION}"`);
-  if (start < 0) throw new Error(`no form with action ${FORM_ACTION} on /support`);
-  const form = answer.text.slice(start, answer.text.indexOf('</form>', start));
-  const controls = [];
-  for (const [tag] of form.matchAll(/<(input|textarea)\b[^>]*>/g)) {
-    const name = /\sname="([^"]*)"/.exec(tag)?.[1];
-    if (!name) continue;
-    const value = /\svalue="([^"]*)"/.exec(tag)?.[1] ?? '';
-    controls.push([decode(name), decode(value)]);
-  }
-  return controls;
-}
-
-function multipart(fields) {
-  const boundary = `----load${Math.random().toString(16).slice(2)}`;
-  const parts = fields.map(
-    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name.replace(/"/g, '%22')}"\r\n\r\n${value}\r\n`,
-  );
-  return { body: Buffer.from(`${parts.join('')}--${boundary}--\r\n`), type: `multipart/form-data; boundary=${boundary}` };
-}
-
-/** The visitor's fields for submission `id` of `phase`: every stored row can be checked against them. */
-const visitorFields = (phase, id) => ({
-  email: `load.${phase}.${id}@example.com`,
-  subject: `load ${phase} #${id}`,
-  message: `Load test ${phase}, submission #${id}.\nThe app stopped working after the update; steps to reproduce follow.`,
-});
-
 async function submit(agent, origin, controls, phase, id, address) {
-  const fields = visitorFields(phase, id);
-  const { body, type } = multipart(controls.map(([name, value]) => [name, fields[name] ?? value]));
-  const answer = await send(agent, `${origin}/support`, {
-    method: 'POST',
-    body,
-    headers: { 'content-type': type, 'content-length': body.length, origin, accept: 'text/html', 'x-forwarded-for': address },
-  });
-  let outcome;
-  if (answer.error) outcome = `error: ${answer.error}`;
-  else if (answer.status !== 200) outcome = `error: HTTP ${answer.status}`;
-  else if (answer.text.includes(SENT_TEXT)) outcome = 'accepted';
-  else if (answer.text.includes(GENERIC_FAILURE)) outcome = 'failed';
-  else outcome = 'error: no outcome on the page';
-  return { outcome, ms: answer.ms };
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Measuring
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return null;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
-
-function summarize(samples, seconds) {
-  const sorted = samples.map((sample) => sample.ms).sort((a, b) => a - b);
-  const count = (predicate) => samples.filter(predicate).length;
-  const errors = {};
-  for (const { outcome } of samples) if (outcome.startsWith('error')) errors[outcome] = (errors[outcome] ?? 0) + 1;
-  const round = (value) => (value === null ? null : Math.round(value * 10) / 10);
-  return {
-    requests: samples.length,
-    accepted: count((sample) => sample.outcome === 'accepted' || sample.outcome === 'ok'),
-    failed: count((sample) => sample.outcome === 'failed'),
-    errors: count((sample) => sample.outcome.startsWith('error')),
-    errorKinds: errors,
-    perSecond: seconds ? round(samples.length / seconds) : null,
-    acceptedPerSecond: seconds ? round(count((sample) => sample.outcome === 'accepted' || sample.outcome === 'ok') / seconds) : null,
-    p50: round(percentile(sorted, 50)),
-    p99: round(percentile(sorted, 99)),
-    max: round(sorted.at(-1) ?? null),
-  };
-}
-
-/** `clients` loops of `work` until the deadline; in-flight requests finish (bounded by the timeout). */
-async function run(clients, seconds, work) {
-  const deadline = performance.now() + seconds * 1000;
-  const samples = [];
-  await Promise.all(
-    Array.from({ length: clients }, async (_, client) => {
-      while (performance.now() < deadline) {
-        const start = performance.now();
-        samples.push({ ...(await work(client)), start, at: performance.now() });
-      }
-    }),
-  );
-  return samples;
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Checking what got stored
-
-/** Compares stored rows with the accepted submissions of one phase. */
-function reconcile(phase, rows, accepted, failed) {
-  const byId = new Map();
-  const malformed = [];
-  for (const row of rows) {
-    const id = /^load (\w+) #(\d+)$/.exec(row.subject);
-    if (!id || id[1] !== phase) continue;
-    const expected = { ...visitorFields(phase, Number(id[2])), type: 'feedback', status: 'new' };
-    const complete = Object.entries(expected).every(([column, value]) => row[column] === value) && row.id && row.created_at;
-    if (!complete) malformed.push(row);
-    byId.set(Number(id[2]), (byId.get(Number(id[2])) ?? 0) + 1);
-  }
-  const lost = [...accepted].filter((id) => !byId.has(id));
-  const duplicated = [...byId].filter(([, count]) => count > 1).map(([id]) => id);
-  // Stored although the visitor saw a failure: the insert committed but its answer was lost on the way.
-  const unacknowledged = [...byId.keys()].filter((id) => !accepted.has(id));
-  return {
-    stored: [...byId.values()].reduce((sum, count) => sum + count, 0),
-    accepted: accepted.size,
-    lost: lost.length,
-    duplicated: duplicated.length,
-    malformed: malformed.length,
-    unacknowledged: unacknowledged.length,
-    unacknowledgedOfFailed: unacknowledged.filter((id) => failed.has(id)).length,
-    examples: { lost: lost.slice(0, 5), malformed: malformed.slice(0, 3), unacknowledged: unacknowledged.slice(0, 5) },
-  };
-}
-
-async function readPglite(dataDir) {
-  const dir = path.join(dataDir, 'pglite');
-  if (!existsSync(dir)) return [];
-  const db = await PGlite.create(dir);
-  try {
-    return (await db.query('select id::text, email, subject, message, type, status, created_at::text from public.support_requests')).rows;
-  } finally {
-    await db.close();
-  }
+  return postForm(agent, origin, controls, visitorFields(phase, id), { address, timeoutMs: TIMEOUT_MS });
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -384,10 +187,10 @@ async function embeddedPhases(report, failures) {
   const trackers = { a: submissionTracker(), b: submissionTracker() };
   try {
     const controls = await loadForm(server.origin);
-    // The store opens (and migrates) on the first write after a start: measured on its own.
+    // The first write after a start, measured on its own: the store opened while the server started.
     const first = await submitter(undefined, server.origin, controls, 'w', (trackers.w = submissionTracker()))(0);
     report.firstWriteMs = Math.round(first.ms);
-    log(`first write after start (opens the embedded store): ${report.firstWriteMs} ms, ${first.outcome}`);
+    log(`first write after a start: ${report.firstWriteMs} ms, ${first.outcome}`);
 
     if (PHASES.has('a')) {
       log(`(a) ${SUBMIT_CLIENTS} clients submitting for ${SECONDS} s`);
@@ -412,7 +215,7 @@ async function embeddedPhases(report, failures) {
       formAgent.destroy();
       report.phases.b = { clients: { page: MIXED_CLIENTS, submit: MIXED_CLIENTS }, seconds: SECONDS, page: summarize(pages, SECONDS), submit: summarize(submits, SECONDS) };
     }
-    report.embeddedServerAlive = server.alive();
+    report.embeddedServerAlive = server.running();
   } finally {
     await server.stop();
   }
@@ -424,7 +227,7 @@ async function embeddedPhases(report, failures) {
     report.phases[phase].store = check;
     const summary = report.phases[phase].submit;
     if (summary.errors > 0 || summary.failed > 0) failures.push(`(${phase}) ${summary.errors} errors, ${summary.failed} failures shown to visitors`);
-    if (check.lost || check.malformed || check.duplicated) failures.push(`(${phase}) ${check.lost} lost, ${check.malformed} malformed, ${check.duplicated} duplicated rows`);
+    if (check.lost || check.malformed || check.doubled) failures.push(`(${phase}) ${check.lost} lost, ${check.malformed} malformed, ${check.doubled} doubled rows`);
     if (check.stored !== check.accepted) failures.push(`(${phase}) ${check.stored} rows stored but ${check.accepted} accepted`);
   }
   if (report.phases.b?.page.errors) failures.push(`(b) ${report.phases.b.page.errors} errors on GET /`);
@@ -498,10 +301,10 @@ async function faultPhase(report, failures) {
       submit: summarize(samples, SECONDS),
       windows,
       pageProbe: summarize(pageSamples, SECONDS),
-      serverAlive: server.alive(),
+      serverAlive: server.running(),
       store: check,
       // What the server logged about failed inserts (the backend's own words), newest last.
-      serverLog: server.output.filter((line) => /failed|error/i.test(line)).slice(-12),
+      serverLog: server.output().split('\n').filter((line) => /failed|error/i.test(line)).slice(-12),
     };
     const c = report.phases.c;
     if (!c.serverAlive) failures.push('(c) the server died');
@@ -517,7 +320,7 @@ async function faultPhase(report, failures) {
     if (windows.after.errors) failures.push(`(c) ${windows.after.errors} errors (not the failure message) after the restart`);
     const late = settled.filter((sample) => sample.outcome !== 'accepted').length;
     if (late) failures.push(`(c) ${late} submissions failed more than ${SETTLE_MS} ms after PostgREST was back`);
-    if (check.lost || check.malformed || check.duplicated) failures.push(`(c) ${check.lost} lost, ${check.malformed} malformed, ${check.duplicated} duplicated rows`);
+    if (check.lost || check.malformed || check.doubled) failures.push(`(c) ${check.lost} lost, ${check.malformed} malformed, ${check.doubled} doubled rows`);
     if (check.stored !== check.accepted + check.unacknowledged) failures.push('(c) stored rows do not add up');
     if (check.unacknowledged) log(`(c) note: ${check.unacknowledged} rows stored although the visitor was told it failed (answer lost at the switch)`);
   } finally {
@@ -548,10 +351,11 @@ function print(report) {
     s.max,
     store?.stored ?? '',
     store?.lost ?? '',
+    store?.doubled ?? '',
     store?.malformed ?? '',
   ];
-  const rows = [['phase', 'requests', 'ok', 'ok/s', 'failed', 'errors', 'p50 ms', 'p99 ms', 'max ms', 'stored', 'lost', 'half-written']];
-  const { a, b, c } = report.phases;
+  const rows = [['phase', 'requests', 'ok', 'ok/s', 'failed', 'errors', 'p50 ms', 'p99 ms', 'max ms', 'stored', 'lost', 'doubled', 'half-written']];
+  const { a, b, c, d, e } = report.phases;
   if (a) rows.push(line(`(a) submit x${a.clients}`, a.submit, a.store));
   if (b) rows.push(line(`(b) GET / x${b.clients.page}`, b.page), line(`(b) submit x${b.clients.submit}`, b.submit, b.store));
   if (c) {
@@ -559,9 +363,11 @@ function print(report) {
     for (const name of ['before', 'down', 'after', 'switch']) rows.push(line(`    ${name}`, c.windows[name]));
     rows.push(line('(c) GET / probe', c.pageProbe));
   }
+  if (d) rows.push(line(`(d) hung x${d.clients}, all`, d.submit, d.store), line(`    while hung ${d.hungSeconds} s`, d.whileHung));
+  if (e) rows.push(line(`(e) killed x${e.clients}`, e.submit, e.store));
   console.log(`\nLoad test, ${report.seconds} s per phase, build ${report.distDir}, ${report.machine}`);
   console.log(table(rows));
-  if (report.firstWriteMs !== undefined) console.log(`first write after a start (embedded store opens): ${report.firstWriteMs} ms`);
+  if (report.firstWriteMs !== undefined) console.log(`first write after a start (store opened at start, target ≤ 500 ms): ${report.firstWriteMs} ms`);
   if (c) {
     console.log(
       `(c) PostgREST down ${c.postgrestDownSeconds} s; restart took ${c.restartSeconds} s; first success ${c.firstSuccessAfterRestartMs} ms after it was up; ` +
@@ -571,6 +377,18 @@ function print(report) {
       console.log(`(c) failures after the restart, started this many ms after PostgREST was ready: ${c.failuresAfterRestartStartedMsAfterIt.join(', ')}`);
       console.log(`    the server logged: ${[...new Set(c.serverLog.filter((line) => line.includes('message:')).map((line) => line.trim()))].join(' | ')}`);
     }
+  }
+  if (d) {
+    console.log(
+      `(d) PostgREST frozen ${d.hungSeconds} s; deadline ${d.deadlineMs} ms; the failure reached visitors after p50 ${d.whileHung.p50} ms, max ${d.whileHung.max} ms ` +
+        `(an ordinary answer before the fault: p50 ${d.before.p50} ms, p99 ${d.before.p99} ms); submissions sent again by their visitor: ${d.retried}; server alive: ${d.serverAlive}`,
+    );
+  }
+  if (e) {
+    console.log(
+      `(e) SIGKILL → ready again in ${e.restartMs} ms; first write after the restart ${e.firstWriteAfterRestartMs} ms; ` +
+        `requests in flight at the kill: ${e.unansweredAtKill}; submissions sent again by their visitor: ${e.retried}`,
+    );
   }
   const errorKinds = Object.entries(report.phases).flatMap(([phase, data]) =>
     ['submit', 'page'].flatMap((kind) => Object.entries(data[kind]?.errorKinds ?? {}).map(([error, count]) => `(${phase}) ${kind}: ${error} x${count}`)),
@@ -602,6 +420,9 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 
 if (PHASES.has('a') || PHASES.has('b')) await embeddedPhases(report, failures);
 if (PHASES.has('c')) await faultPhase(report, failures);
+const faultContext = { startStack, clients: SUBMIT_CLIENTS, seconds: SECONDS, timeoutMs: TIMEOUT_MS, log, report, failures };
+if (PHASES.has('d')) await hungPhase(faultContext);
+if (PHASES.has('e')) await killPhase(faultContext);
 
 report.failures = failures;
 await mkdir(path.dirname(REPORT), { recursive: true });
@@ -612,4 +433,4 @@ if (failures.length) {
   console.error(`\nFAILED:\n- ${failures.join('\n- ')}`);
   process.exit(1);
 }
-console.log('all invariants held: no errors, no lost or half-written rows, recovery without a restart');
+console.log('all invariants held: no errors, no lost, doubled or half-written rows, recovery without a restart');

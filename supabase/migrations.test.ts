@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -62,6 +64,101 @@ describe('support_requests as anon', () => {
   });
 });
 
+describe('support_requests: a repeat is stored once', () => {
+  const rowsWith = async (subject: string) =>
+    (await db.query<{ n: number }>('select count(*)::int as n from public.support_requests where subject = $1', [subject])).rows[0]!.n;
+  /** Moves every stored copy of `subject` back in time, as if it had arrived `minutes` ago. */
+  async function age(subject: string, minutes: number) {
+    await db.query(
+      `update public.support_requests set created_at = created_at - make_interval(mins => $2),
+         repeat_window = floor(extract(epoch from created_at - make_interval(mins => $2)) / extract(epoch from public.support_request_repeat_window()))
+       where subject = $1`,
+      [subject, minutes],
+    );
+  }
+  let windowMinutes: number;
+  beforeAll(async () => {
+    windowMinutes = (await db.query<{ m: number }>('select extract(epoch from public.support_request_repeat_window())::int / 60 as m')).rows[0]!.m;
+  });
+
+  it('without a key, the same email, type, subject and message are one request within the window', async () => {
+    const same = { ...request, subject: 'Repeat without a key' };
+    await insertAsAnon(db, 'support_requests', same);
+    await insertAsAnon(db, 'support_requests', same);
+    expect(await rowsWith(same.subject)).toBe(1);
+    await age(same.subject, windowMinutes - 1);
+    await insertAsAnon(db, 'support_requests', same);
+    expect(await rowsWith(same.subject)).toBe(1);
+  });
+
+  it('after the window the same text is a new request', async () => {
+    const same = { ...request, subject: 'Same text, later' };
+    await insertAsAnon(db, 'support_requests', same);
+    await age(same.subject, windowMinutes + 1);
+    await insertAsAnon(db, 'support_requests', same);
+    expect(await rowsWith(same.subject)).toBe(2);
+  });
+
+  it.each([
+    ['another email', { email: 'other.student@example.edu' }],
+    ['another type', { type: 'feature' }],
+    ['another message', { message: 'Nothing shows near me, still.' }],
+  ])('never merges requests with %s', async (_, change) => {
+    const subject = `Different ${Math.random()}`;
+    await insertAsAnon(db, 'support_requests', { ...request, subject });
+    await insertAsAnon(db, 'support_requests', { ...request, subject, ...change });
+    expect(await rowsWith(subject)).toBe(2);
+  });
+
+  it('keeps the fields apart: a subject ending like the message begins is not the same request', async () => {
+    await insertAsAnon(db, 'support_requests', { ...request, subject: 'Split A', message: 'B C' });
+    await insertAsAnon(db, 'support_requests', { ...request, subject: 'Split A B', message: 'C' });
+    expect(await rowsWith('Split A') + (await rowsWith('Split A B'))).toBe(2);
+  });
+
+  it('with a key, the same form sending the same text is one request even after the window', async () => {
+    const keyed = { ...request, subject: 'Keyed repeat', submission_key: randomUUID() };
+    await insertAsAnon(db, 'support_requests', keyed);
+    await age(keyed.subject, windowMinutes * 6);
+    await insertAsAnon(db, 'support_requests', keyed);
+    expect(await rowsWith(keyed.subject)).toBe(1);
+    const stored = (await db.query('select submission_key from public.support_requests where subject = $1', [keyed.subject])).rows;
+    expect(stored).toEqual([{ submission_key: keyed.submission_key }]);
+  });
+
+  it('with a key, text edited after a failed attempt is a request of its own', async () => {
+    const key = randomUUID();
+    await insertAsAnon(db, 'support_requests', { ...request, subject: 'Typo in it', submission_key: key });
+    await insertAsAnon(db, 'support_requests', { ...request, subject: 'Typo fixed', submission_key: key });
+    expect((await rowsWith('Typo in it')) + (await rowsWith('Typo fixed'))).toBe(2);
+  });
+
+  it('a copy that raced past the check is refused by the unique index (the store counts 23505 as success)', async () => {
+    const same = { ...request, subject: 'Raced copy' };
+    await insertAsAnon(db, 'support_requests', same);
+    // As if a second server's insert had not seen the first: triggers off for this one statement's session.
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.exec('set local session_replication_role = replica');
+        await tx.query(
+          `insert into public.support_requests (email, subject, message, type, content_hash, repeat_window)
+           select email, subject, message, type, content_hash, repeat_window from public.support_requests where subject = $1`,
+          [same.subject],
+        );
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+  });
+
+  it('the public role may send a key, but not the hash or window the database computes', async () => {
+    for (const column of ['content_hash', 'repeat_window']) {
+      await expect(
+        asAnon(`insert into public.support_requests (email, subject, message, type, ${column}) values ('a@b.co', 's', 'm', 'issue', null)`),
+      ).rejects.toMatchObject({ code: '42501' });
+    }
+    await expect(asAnon('select public.support_request_repeat_window()')).rejects.toMatchObject({ code: '42501' });
+  });
+});
+
 describe('newsletter_subscribers as anon', () => {
   it('subscribing twice, in any letter case, succeeds and stores one row', async () => {
     await insertAsAnon(db, 'newsletter_subscribers', { email: 'Reader@Example.com' });
@@ -81,6 +178,10 @@ describe('migrate', () => {
   it('applies each migration once', async () => {
     expect(await migrateStore(db)).toEqual([]);
     const versions = (await db.query<{ version: string }>('select version from public.schema_migrations order by version')).rows;
-    expect(versions.map((row) => row.version)).toEqual(['20261122000000_support_requests.sql', '20261122000100_newsletter_subscribers.sql']);
+    expect(versions.map((row) => row.version)).toEqual([
+      '20261122000000_support_requests.sql',
+      '20261122000100_newsletter_subscribers.sql',
+      '20261123000000_support_request_repeats.sql',
+    ]);
   });
 });

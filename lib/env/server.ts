@@ -1,9 +1,11 @@
 import 'server-only';
 
+import { constants } from 'node:fs';
+import { access, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { appPath } from '../app-root.mjs';
-import { pair } from './public';
+import { pair, sanityConfig, supabaseConfig } from './public';
 
 /**
  * Server-only environment: secrets and local paths. Importing this from a
@@ -14,17 +16,19 @@ function optional(name: string): string | undefined {
   return process.env[name]?.trim() || undefined;
 }
 
-function wholeNumber(name: string, fallback: number, min: number): number {
+/** A number setting: digits only (no "1e3", "0x10" or "5 requests"), inside [min, max]. */
+function numberSetting(name: string, fallback: number, { min, max, whole }: { min: number; max: number; whole: boolean }): number {
   const raw = optional(name);
   if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < min) {
-    throw new Error(`${name} must be a whole number of at least ${min}, got "${raw}".`);
+  const kind = whole ? 'a whole number' : 'a number';
+  const value = (whole ? /^\d+$/ : /^\d+(\.\d+)?$/).test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isFinite(value) || value < min || value > max) {
+    throw new Error(`${name} must be ${kind} from ${min} to ${max}, got "${raw}".`);
   }
   return value;
 }
 
-const positiveInt = (name: string, fallback: number) => wholeNumber(name, fallback, 1);
+const positiveInt = (name: string, fallback: number, max: number) => numberSetting(name, fallback, { min: 1, max, whole: true });
 
 /** Viewer token for drafts and Live; absent means published content only. */
 export const sanityReadToken = (): string | undefined => optional('SANITY_API_READ_TOKEN');
@@ -67,13 +71,101 @@ export function cacheRefresh(): { url: string; secret: string } | null {
  * the whole site, both per window. The site-wide one bounds the rows any spread of addresses can write.
  */
 export const rateLimit = () => ({
-  max: positiveInt('RATE_LIMIT_MAX', 5),
-  siteMax: positiveInt('RATE_LIMIT_SITE_MAX', 100),
-  windowSeconds: positiveInt('RATE_LIMIT_WINDOW_SECONDS', 600),
+  // Load tests lift both far above anything a visitor meets.
+  max: positiveInt('RATE_LIMIT_MAX', 5, 1_000_000_000),
+  siteMax: positiveInt('RATE_LIMIT_SITE_MAX', 100, 1_000_000_000),
+  // A week at most: longer windows outlive any server and exceed what a timer can hold anyway.
+  windowSeconds: positiveInt('RATE_LIMIT_WINDOW_SECONDS', 600, 7 * 24 * 3600),
 });
 
 /**
  * How many proxies in front of the server the operator vouches for (nginx in deploy/: 1; Vercel: 1).
  * 0, the default, believes no X-Forwarded-For entry: the client is the TCP peer.
  */
-export const trustedProxyHops = (): number => wholeNumber('TRUSTED_PROXY_HOPS', 0, 0);
+export const trustedProxyHops = (): number => numberSetting('TRUSTED_PROXY_HOPS', 0, { min: 0, max: 10, whole: true });
+
+/**
+ * How long a write may take before the visitor is told it failed (both backends). The store may still
+ * commit it later; the visitor's retry is then recognised as the same request (supabase/migrations).
+ */
+export const storeTimeoutMs = (): number =>
+  numberSetting('STORE_TIMEOUT_SECONDS', 10, { min: 0.1, max: 300, whole: false }) * 1000;
+
+/**
+ * Whether the embedded store forces each commit to the disk (fsync) before the visitor hears "Sent!".
+ * Off trades a power loss's last commits for throughput; a crashed or killed server loses nothing either way.
+ */
+export function storeFsync(): boolean {
+  const raw = optional('STORE_FSYNC') ?? 'on';
+  if (raw !== 'on' && raw !== 'off') throw new Error(`STORE_FSYNC must be "on" or "off", got "${raw}".`);
+  return raw === 'on';
+}
+
+/** Creates DATA_DIR if needed and proves a file can be written there (permissions, read-only mounts, a file in the way). */
+async function checkDataDirWritable(): Promise<void> {
+  const dir = dataDir();
+  const probe = path.join(dir, `.write-check-${process.pid}`);
+  try {
+    await mkdir(dir, { recursive: true });
+    await writeFile(probe, '');
+    await rm(probe, { force: true });
+  } catch (error) {
+    throw new Error(`DATA_DIR ${dir} cannot be written: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+function checkSupabaseUrl(): void {
+  const url = supabaseConfig()?.url;
+  if (url === undefined) return;
+  let protocol = '';
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    // Reported below.
+  }
+  if (protocol !== 'https:' && protocol !== 'http:') {
+    throw new Error(`NEXT_PUBLIC_SUPABASE_URL must be an http(s) URL such as https://<project>.supabase.co, got "${url}".`);
+  }
+}
+
+async function checkContentFileReadable(): Promise<void> {
+  const file = contentFile();
+  try {
+    await access(file, constants.R_OK);
+  } catch (error) {
+    throw new Error(`CONTENT_FILE ${file} cannot be read: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/**
+ * Every check of the configuration, run once at start (instrumentation.ts): each throws an Error that
+ * names the variable and what is wrong. Append new settings here.
+ */
+export const CONFIG_CHECKS: ReadonlyArray<() => unknown> = [
+  sanityConfig,
+  checkSupabaseUrl,
+  rateLimit,
+  trustedProxyHops,
+  cacheRefresh,
+  storeTimeoutMs,
+  storeFsync,
+  // The embedded store and dataset are only used when no hosted backend is configured.
+  () => (supabaseConfig() ? undefined : checkDataDirWritable()),
+  () => (sanityConfig() ? undefined : checkContentFileReadable()),
+];
+
+/** Runs every check and throws one Error listing all that failed, so one start shows every mistake. */
+export async function checkConfiguration(checks: ReadonlyArray<() => unknown> = CONFIG_CHECKS): Promise<void> {
+  // A set: checks that share a setting (the Supabase pair) report its mistake once.
+  const problems = new Set<string>();
+  for (const check of checks) {
+    try {
+      await check();
+    } catch (error) {
+      problems.add(error instanceof Error ? error.message : String(error));
+    }
+  }
+  if (problems.size > 0) {
+    throw new Error(`Configuration error; the server does not start until this is fixed:\n- ${[...problems].join('\n- ')}`);
+  }
+}

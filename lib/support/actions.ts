@@ -9,7 +9,7 @@ import { quotaKey } from '@/lib/http/client-address';
 import { GENERIC_FAILURE, RATE_LIMITED, SITE_BUSY, UNREADABLE, type FormState, type RequestFields, type SubscribeFields } from './form-state';
 import { createCeiling, createRateLimiter } from './rate-limit';
 import { saveSubscriber, saveSupportRequest, StoreError } from './store';
-import { isBot, validateSubscriber, validateSupportRequest } from './validation';
+import { isBot, submissionKey, validateSubscriber, validateSupportRequest } from './validation';
 
 type Limits = { perAddress: ReturnType<typeof createRateLimiter>; site: ReturnType<typeof createCeiling> };
 
@@ -71,7 +71,7 @@ export async function submitSupportRequest(
   if (isBot(formData)) return { status: 'success' };
   const request = validateSupportRequest(formData);
   if (!request.ok) return { status: 'error', message: request.message, fields };
-  return store(fields, () => saveSupportRequest(request.value));
+  return store(fields, () => saveSupportRequest({ ...request.value, submissionKey: submissionKey(formData) }));
 }
 
 export async function subscribe(_previous: FormState<SubscribeFields>, formData: FormData): Promise<FormState<SubscribeFields>> {

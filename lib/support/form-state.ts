@@ -11,6 +11,7 @@ export type SubscribeFields = { email: string };
 export const IDLE = { status: 'idle' } as const;
 
 export const GENERIC_FAILURE = 'Failed to submit request. Please try again.';
+export const REQUEST_SENT = 'Thanks! Your request has been sent.';
 export const RATE_LIMITED = 'Too many requests from your address. Please wait a few minutes and try again.';
 export const SITE_BUSY = 'Too many requests right now. Please try again in a few minutes.';
 export const UNREADABLE = 'Your request could not be read. Please try again.';

@@ -1,8 +1,11 @@
 // Plain JavaScript: the app imports it, and so does pglite-worker.mjs, which runs in a worker thread
 // as a plain file, not bundled.
+import { closeSync, existsSync, fsyncSync, openSync, readdirSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
 
 import { PGlite } from '@electric-sql/pglite';
+import { NodeFS } from '@electric-sql/pglite/nodefs';
 
 import { migrate } from '../../supabase/migrate.mjs';
 import { appPath } from '../app-root.mjs';
@@ -11,15 +14,67 @@ import { appPath } from '../app-root.mjs';
 const SUPABASE_DIR = appPath('supabase');
 
 /**
+ * PGlite's on-disk filesystem (Emscripten's NODEFS: every write goes straight to the file), plus the
+ * one thing it lacks: its fsync is a no-op, so Postgres's own fsync cannot reach the disk. This one
+ * passes it through to the real file, which makes a commit durable when Postgres says it is.
+ */
+class DurableNodeFS extends NodeFS {
+  /** @param {import('@electric-sql/pglite').PGlite} pg @param {object} options */
+  async init(pg, options) {
+    const { emscriptenOpts } = await super.init(pg, options);
+    const passFsyncThrough = (/** @type {any} */ mod) => {
+      const nodefs = mod.FS.filesystems.NODEFS;
+      // Every NODEFS file and directory shares this object, so one assignment covers them all.
+      nodefs.stream_ops.fsync = (/** @type {{ nfd?: number }} */ stream) => {
+        // An error becomes an errno that Postgres sees (it stops rather than lose a commit).
+        if (stream.nfd !== undefined) nodefs.tryFSOperation(() => fsyncSync(/** @type {number} */ (stream.nfd)));
+        return 0;
+      };
+    };
+    return { emscriptenOpts: { ...emscriptenOpts, preRun: [...(emscriptenOpts.preRun ?? []), passFsyncThrough] } };
+  }
+}
+
+// PGlite's defaults turn fsync off (-F). Durable: fsync on, and the WAL flushed with fsync(), the call
+// DurableNodeFS passes through (Emscripten's fdatasync, Postgres's default on Linux, is a no-op).
+const DURABLE_START = [...PGlite.defaultStartParams.filter((param) => param !== '-F'), '-c', 'wal_sync_method=fsync', '-c', 'synchronous_commit=on'];
+
+/** fsync of every file and folder under `dir`: what initdb writes is not synced by PGlite's initdb. */
+function syncTree(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) syncTree(path.join(dir, entry.name));
+    else if (entry.isFile()) syncFile(path.join(dir, entry.name));
+  }
+  syncFile(dir);
+}
+
+function syncFile(file) {
+  const fd = openSync(file, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
  * Opens (creating if needed) and migrates the store in `dir`; `undefined` for an in-memory one.
+ * `fsync` (default true): each commit reaches the disk before it is reported, so it survives a power
+ * loss; false keeps PGlite's default, which survives a crash of the process but not of the machine.
  *
  * @param {string | undefined} dir
+ * @param {{ fsync?: boolean }} [options]
  * @returns {Promise<PGlite>}
  */
-export async function openStore(dir) {
+export async function openStore(dir, { fsync = true } = {}) {
   if (dir) await mkdir(dir, { recursive: true });
-  const db = await PGlite.create(dir);
+  const durable = Boolean(dir) && fsync;
+  const created = Boolean(dir) && !existsSync(path.join(/** @type {string} */ (dir), 'PG_VERSION'));
+  const db = durable
+    ? await PGlite.create({ fs: new DurableNodeFS(/** @type {string} */ (dir)), startParams: DURABLE_START })
+    : await PGlite.create(dir);
   try {
+    if (durable && created) syncTree(/** @type {string} */ (dir));
     await migrate(db, SUPABASE_DIR);
   } catch (error) {
     await db.close();

@@ -1,6 +1,7 @@
 // The embedded store's own thread: PGlite's WebAssembly runs here, so opening the database (seconds,
 // synchronous) and each insert never hold up the server's event loop, and use the machine's other core.
 // Messages: { id, table, row } → { id } or { id, error, fatal }; { type: 'close' } closes and exits.
+// Once the database is open (or could not open) it posts { type: 'opened' } or { type: 'opened', error }.
 import { parentPort, workerData } from 'node:worker_threads';
 
 import { insertAsAnon, openStore } from './pglite-core.mjs';
@@ -8,11 +9,15 @@ import { insertAsAnon, openStore } from './pglite-core.mjs';
 if (!parentPort) throw new Error('pglite-worker.mjs runs as a worker thread');
 const port = parentPort;
 
-const opening = openStore(workerData.dir);
+const opening = openStore(workerData.dir, { fsync: workerData.fsync });
 let openFailed = false;
-opening.catch(() => {
-  openFailed = true;
-});
+opening.then(
+  () => port.postMessage({ type: 'opened' }),
+  (error) => {
+    openFailed = true;
+    port.postMessage({ type: 'opened', error: describe(error) });
+  },
+);
 
 /** What the main thread needs to map the failure; `detail` is left out, it can quote the visitor's data. */
 const describe = (error) => ({

@@ -1,10 +1,14 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
-import { closeSharedStore, migrateStore, openStore } from './pglite';
+import { closeSharedStore, migrateStore, openStore, type StoreOptions } from './pglite';
+
+const OPTIONS: StoreOptions = { timeoutMs: 30_000, fsync: true };
 
 /** The store's embedded backend, through the store module itself, on a temporary DATA_DIR. */
 let dataDir: string;
@@ -13,6 +17,8 @@ let store: typeof import('./store');
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'pglite-store-'));
   vi.stubEnv('DATA_DIR', dataDir);
+  // Creating a store takes seconds on a busy machine; the server opens it at start, this test on first write.
+  vi.stubEnv('STORE_TIMEOUT_SECONDS', '120');
   vi.stubEnv('NEXT_PUBLIC_SUPABASE_URL', '');
   vi.stubEnv('NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY', '');
   vi.stubEnv('NEXT_PUBLIC_SUPABASE_ANON_KEY', '');
@@ -41,7 +47,8 @@ describe('embedded PGlite store on disk', () => {
         { subject: 'Hello', type: 'feature', status: 'new' },
       ]);
       expect((await reopened.query('select email from public.newsletter_subscribers')).rows).toEqual([{ email: 'Reader@Example.com' }]);
-      expect((await reopened.query('select count(*)::int as n from public.schema_migrations')).rows).toEqual([{ n: 2 }]);
+      const migrations = (await readdir(path.join(process.cwd(), 'supabase', 'migrations'))).filter((file) => file.endsWith('.sql'));
+      expect((await reopened.query('select count(*)::int as n from public.schema_migrations')).rows).toEqual([{ n: migrations.length }]);
     } finally {
       await reopened.close();
     }
@@ -59,19 +66,66 @@ describe('embedded PGlite store on disk', () => {
   it('runs one store per data directory, however many callers ask at once', async () => {
     const { sharedStore } = await import('./pglite');
     const dir = path.join(dataDir, 'pglite');
-    expect(sharedStore(dir)).toBe(sharedStore(dir));
+    expect(sharedStore(dir, OPTIONS)).toBe(sharedStore(dir, OPTIONS));
   });
 
-  it('a store that cannot open fails the write with its error, and the next write starts a new one', async () => {
+  it('a store that cannot open fails with its error, and the next write tries again', async () => {
     const { sharedStore } = await import('./pglite');
     // A data directory below a regular file can never be created.
     const blocked = path.join(dataDir, 'not-a-directory');
     await writeFile(blocked, '');
     const dir = path.join(blocked, 'pglite');
-    const first = sharedStore(dir);
-    await expect(first.insert('newsletter_subscribers', { email: 'x@example.com' })).rejects.toThrow(/ENOTDIR|not a directory/i);
-    expect(sharedStore(dir)).not.toBe(first);
+    expect(() => sharedStore(dir, OPTIONS)).toThrow(/ENOTDIR|not a directory|EEXIST/i);
+    // Nothing half-started is kept: the next attempt tries again (and fails the same way).
+    expect(() => sharedStore(dir, OPTIONS)).toThrow(/ENOTDIR|not a directory|EEXIST/i);
+  });
+
+  it('a store another live process holds is refused, naming the directory and the pid, and left untouched; once that process is killed it opens', async () => {
+    const { sharedStore } = await import('./pglite');
+    const dir = path.join(dataDir, 'held', 'pglite');
+    await rm(path.dirname(dir), { recursive: true, force: true });
+    await mkdir(path.dirname(dir), { recursive: true });
+    const holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    try {
+      await writeFile(`${dir}.lock`, `${holder.pid}\n`);
+      let refused: unknown;
+      try {
+        sharedStore(dir, OPTIONS);
+      } catch (error) {
+        refused = error;
+      }
+      // By name: the store module was loaded afresh (vi.resetModules), so its class is another instance.
+      expect(refused).toMatchObject({ name: 'StoreLockedError', pid: holder.pid });
+      expect((refused as Error).message).toContain(dir);
+      expect((refused as Error).message).toContain(`process ${holder.pid}`);
+      expect(existsSync(dir)).toBe(false);
+    } finally {
+      const exited = new Promise((resolve) => holder.once('exit', resolve));
+      holder.kill('SIGKILL');
+      await exited;
+    }
+    // The lock is stale now: a restart after a SIGKILL is never blocked.
+    const store2 = sharedStore(dir, OPTIONS);
+    await store2.opened;
+    await store2.insert('newsletter_subscribers', { email: 'after.stale.lock@example.com' });
     await closeSharedStore(dir);
+    expect(existsSync(`${dir}.lock`)).toBe(false);
+  });
+
+  it('a write the store does not answer within the deadline is rejected then, and the late commit is kept once', async () => {
+    const { sharedStore } = await import('./pglite');
+    const dir = path.join(dataDir, 'slow', 'pglite');
+    // Opening a new store takes seconds, far longer than this deadline: the first write waits behind it.
+    const slow = sharedStore(dir, { timeoutMs: 50, fsync: true });
+    await expect(slow.insert('newsletter_subscribers', { email: 'late@example.com' })).rejects.toThrow(/did not answer within 0.05 s/);
+    await slow.opened;
+    await closeSharedStore(dir);
+    const reopened = await openStore(dir);
+    try {
+      expect((await reopened.query("select email from public.newsletter_subscribers")).rows).toEqual([{ email: 'late@example.com' }]);
+    } finally {
+      await reopened.close();
+    }
   });
 
   it('writes from many callers at once all land, each committed when its promise resolves', async () => {

@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 
 import { appPath } from '../app-root.mjs';
 import { insertAsAnon, migrateStore, openStore, type Table } from './pglite-core.mjs';
+import { lockStore } from './store-lock';
 
 /**
  * The embedded store: Postgres (PGlite) persisted on disk, with the same
@@ -16,38 +17,61 @@ import { insertAsAnon, migrateStore, openStore, type Table } from './pglite-core
 export { insertAsAnon, migrateStore, openStore, type Table };
 
 export type EmbeddedStore = {
-  /** Resolves once the row is committed; rejects with the database's error (code, constraint, message). */
+  /**
+   * Resolves once the row is committed; rejects with the database's error (code, constraint, message),
+   * or after the store's deadline. A row past its deadline may still commit later.
+   */
   insert(table: Table, row: Record<string, string>): Promise<void>;
+  /** Resolves once the database is open and migrated; rejects if it cannot open. */
+  opened: Promise<void>;
   close(): Promise<void>;
 };
 
+/** How the server runs its store (lib/env/server.ts): the deadline of each write, and fsync on commit. */
+export type StoreOptions = { timeoutMs: number; fsync: boolean };
+
 type Failure = { code?: string; constraint?: string; message: string };
-type Answer = { id: number; error?: Failure; fatal?: boolean };
+type Answer = { id: number; error?: Failure; fatal?: boolean } | { type: 'opened'; error?: Failure };
+
+const toError = (failure: Failure) => Object.assign(new Error(failure.message), { code: failure.code, constraint: failure.constraint });
 
 // A plain file of the app, not bundled (next.config.ts ships it and its imports with the standalone
 // server): the same code runs under next start, the standalone server and the tests.
 const WORKER_FILE = appPath('lib', 'support', 'pglite-worker.mjs');
 
-function startWorker(dir: string, forget: () => void): EmbeddedStore {
-  const worker = new Worker(WORKER_FILE, { workerData: { dir } });
-  const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+function startWorker(dir: string, { timeoutMs, fsync }: StoreOptions, forget: () => void): EmbeddedStore {
+  // Before anything touches the directory: a second server stops here with the holder's pid.
+  const unlock = lockStore(dir, `${dir}.lock`);
+  const worker = new Worker(WORKER_FILE, { workerData: { dir, fsync } });
+  const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>();
   let nextId = 0;
   let exited = false;
+  let settleOpened!: (error?: Error) => void;
+  const opened = new Promise<void>((resolve, reject) => (settleOpened = (error) => (error ? reject(error) : resolve())));
+  // Nobody may be waiting on it (a write reports its own failure); an unobserved rejection must not crash the server.
+  opened.catch(() => {});
 
-  const failAll = (error: Error) => {
-    for (const { reject } of pending.values()) reject(error);
-    pending.clear();
-  };
-  worker.on('message', ({ id, error, fatal }: Answer) => {
+  const settle = (id: number) => {
     const waiting = pending.get(id);
     pending.delete(id);
+    if (waiting) clearTimeout(waiting.timer);
+    return waiting;
+  };
+  const failAll = (error: Error) => {
+    for (const id of [...pending.keys()]) settle(id)?.reject(error);
+    settleOpened(error);
+  };
+  worker.on('message', (answer: Answer) => {
+    if ('type' in answer) return settleOpened(answer.error && toError(answer.error));
+    const { id, error, fatal } = answer;
+    const waiting = settle(id);
     if (fatal) {
       // The database did not open: this thread is done; the next request starts a fresh one.
       forget();
       void worker.terminate();
     }
     if (!error) return waiting?.resolve();
-    waiting?.reject(Object.assign(new Error(error.message), { code: error.code, constraint: error.constraint }));
+    waiting?.reject(toError(error));
   });
   worker.on('error', (error) => {
     forget();
@@ -56,6 +80,7 @@ function startWorker(dir: string, forget: () => void): EmbeddedStore {
   worker.on('exit', (code) => {
     exited = true;
     forget();
+    unlock();
     failAll(new Error(`the embedded store's worker stopped (exit code ${code})`));
   });
 
@@ -64,9 +89,16 @@ function startWorker(dir: string, forget: () => void): EmbeddedStore {
       new Promise<void>((resolve, reject) => {
         if (exited) return reject(new Error("the embedded store's worker has stopped"));
         const id = ++nextId;
-        pending.set(id, { resolve, reject });
+        // The worker may be stuck (a disk that does not answer): the visitor hears within the deadline,
+        // and the entry is dropped so a stuck store holds no memory per request. A late commit is ignored here.
+        const timer = setTimeout(() => {
+          settle(id);
+          reject(new Error(`the embedded store did not answer within ${timeoutMs / 1000} s`));
+        }, timeoutMs);
+        pending.set(id, { resolve, reject, timer });
         worker.postMessage({ id, table, row });
       }),
+    opened,
     close: async () => {
       forget();
       if (exited) return;
@@ -80,12 +112,13 @@ function startWorker(dir: string, forget: () => void): EmbeddedStore {
 // One store per data directory per process: Next may load this module in several bundles.
 const globalStores = globalThis as typeof globalThis & { pgliteStores?: Map<string, EmbeddedStore> };
 
-export function sharedStore(dir: string): EmbeddedStore {
+/** The store of `dir`, started on first use with `options` (later callers share it as it is). */
+export function sharedStore(dir: string, options: StoreOptions): EmbeddedStore {
   const stores = (globalStores.pgliteStores ??= new Map());
   const existing = stores.get(dir);
   if (existing) return existing;
   // A store that failed to open or stopped is forgotten, so the next request starts a new one.
-  const store = startWorker(dir, () => {
+  const store = startWorker(dir, options, () => {
     if (stores.get(dir) === store) stores.delete(dir);
   });
   stores.set(dir, store);

@@ -3,7 +3,7 @@ import 'server-only';
 import path from 'node:path';
 
 import { supabaseConfig } from '@/lib/env/public';
-import { dataDir } from '@/lib/env/server';
+import { dataDir, storeFsync, storeTimeoutMs } from '@/lib/env/server';
 
 import { StoreError, toStoreError } from './errors';
 import { sharedStore, type Table } from './pglite';
@@ -12,7 +12,8 @@ import type { RequestType } from './validation';
 
 export { StoreError };
 export type { RequestType };
-export type SupportRequestInput = { email: string; subject: string; message: string; type: RequestType };
+/** `submissionKey`: the browser's key for the opened form, or null (see supabase/migrations: a repeat is stored once). */
+export type SupportRequestInput = { email: string; subject: string; message: string; type: RequestType; submissionKey?: string | null };
 
 /** Inserts one row as the public (anon) role; rejects with the backend's error as is. */
 type Insert = (table: Table, row: Record<string, string>) => Promise<void>;
@@ -31,7 +32,18 @@ function createInsert(): Insert {
     };
   }
   const dir = path.join(dataDir(), 'pglite');
-  return (table, row) => sharedStore(dir).insert(table, row);
+  const options = { timeoutMs: storeTimeoutMs(), fsync: storeFsync() };
+  return (table, row) => sharedStore(dir, options).insert(table, row);
+}
+
+/**
+ * Opens the embedded store now, when the server starts (instrumentation.ts), so the first visitor does
+ * not wait for it, and a store that cannot open (another server holds it, a broken directory) stops the
+ * start with its reason. Nothing to open with a hosted backend.
+ */
+export async function openStoreAtStart(): Promise<void> {
+  if (supabaseConfig()) return;
+  await sharedStore(path.join(dataDir(), 'pglite'), { timeoutMs: storeTimeoutMs(), fsync: storeFsync() }).opened;
 }
 
 let insert: Insert | undefined;
@@ -44,13 +56,20 @@ async function write(table: Table, row: Record<string, string>, isSuccess: (erro
   }
 }
 
-/** Stores a request with status 'new' (the column default); resolves only once the row is committed. */
-export async function saveSupportRequest({ email, subject, message, type }: SupportRequestInput): Promise<void> {
-  await write('support_requests', { email, subject, message, type });
+const isUniqueViolation = (error: unknown) => (error as { code?: unknown } | null)?.code === UNIQUE_VIOLATION;
+
+/**
+ * Stores a request with status 'new' (the column default); resolves only once the row is committed.
+ * A repeat of a stored request resolves too and stores nothing: the database's trigger skips it, or,
+ * when two copies race, its unique index refuses the second.
+ */
+export async function saveSupportRequest({ email, subject, message, type, submissionKey }: SupportRequestInput): Promise<void> {
+  const row = { email, subject, message, type, ...(submissionKey ? { submission_key: submissionKey } : {}) };
+  await write('support_requests', row, isUniqueViolation);
 }
 
 /** Subscribes an address; an address already on the list is a success too, and says nothing about who subscribed. */
 export async function saveSubscriber(email: string): Promise<void> {
   // The trigger skips known addresses, but two sign-ups at the same instant can still meet the unique index.
-  await write('newsletter_subscribers', { email }, (error) => (error as { code?: unknown } | null)?.code === UNIQUE_VIOLATION);
+  await write('newsletter_subscribers', { email }, isUniqueViolation);
 }

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { freePort, startSupabaseStack, type SupabaseStack } from '@/tests/support/postgrest-harness';
@@ -72,6 +74,39 @@ describe('store on Supabase', () => {
     await stack.startPostgrest();
     await store.saveSupportRequest({ ...request, subject: 'After restart' });
     expect(await rows("select status from support_requests where subject = 'After restart'")).toEqual([{ status: 'new' }]);
+  });
+
+  it('stores a repeat once: the same form again, and the same text without a key; two visitors stay two requests', async () => {
+    const keyed = { ...request, subject: 'Double click', submissionKey: randomUUID() };
+    await Promise.all([store.saveSupportRequest(keyed), store.saveSupportRequest(keyed)]);
+    await store.saveSupportRequest(keyed);
+    const plain = { ...request, subject: 'Resubmitted without JavaScript' };
+    await store.saveSupportRequest(plain);
+    await store.saveSupportRequest(plain);
+    await store.saveSupportRequest({ ...plain, email: 'classmate@example.edu' });
+    expect(await rows("select email, subject, submission_key::text as key from support_requests where subject in ('Double click', 'Resubmitted without JavaScript') order by email")).toEqual([
+      { email: 'classmate@example.edu', subject: plain.subject, key: null },
+      { email: request.email, subject: keyed.subject, key: keyed.submissionKey },
+      { email: request.email, subject: plain.subject, key: null },
+    ]);
+  });
+
+  it('gives up on a hung PostgREST at the deadline; the late insert commits once and the retry is a success without a second row', async () => {
+    vi.stubEnv('STORE_TIMEOUT_SECONDS', '1');
+    vi.resetModules();
+    const withDeadline = await import('./store');
+    const hung = { ...request, subject: 'Sent while PostgREST hung', submissionKey: randomUUID() };
+    stack.pausePostgrest();
+    try {
+      const error = await withDeadline.saveSupportRequest(hung).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ kind: 'unavailable', message: GENERIC_FAILURE });
+    } finally {
+      stack.resumePostgrest();
+    }
+    const stored = () => rows(`select subject from support_requests where subject = '${hung.subject}'`);
+    await vi.waitFor(async () => expect(await stored()).toHaveLength(1), { timeout: 20_000, interval: 200 });
+    await withDeadline.saveSupportRequest(hung);
+    expect(await stored()).toHaveLength(1);
   });
 
   it('reports the store as unavailable when nothing answers at the URL at all', async () => {

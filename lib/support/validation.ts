@@ -73,3 +73,13 @@ export function validateSubscriber(source: FieldSource): Validated<{ email: stri
 /** Bots fill every input; people never see this one. */
 export const HONEYPOT_FIELD = 'website';
 export const isBot = (source: FieldSource): boolean => field(source, HONEYPOT_FIELD) !== '';
+
+/** The browser's key for one opened form (request-dialog.tsx); the database stores a repeat of it once. */
+export const SUBMISSION_KEY_FIELD = 'submission_key';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The form's key, or null without one (no JavaScript) or with anything but a UUID, which is then ignored, not refused. */
+export function submissionKey(source: FieldSource): string | null {
+  const key = field(source, SUBMISSION_KEY_FIELD);
+  return UUID.test(key) ? key.toLowerCase() : null;
+}

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -7,7 +6,10 @@ import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 
 import { withStoreCopy } from '../../scripts/lib/store-copy.mjs';
-import { freePort, startSupabaseStack, type SupabaseStack } from '../support/postgrest-harness.ts';
+import { startAppServer, type AppServer } from '../support/app-server.ts';
+import { startSupabaseStack, type SupabaseStack } from '../support/postgrest-harness.ts';
+
+import { dialogParts } from './support/dialog.ts';
 
 /**
  * The support form and the landing page's subscribe form, on the production build, state by state
@@ -18,7 +20,6 @@ import { freePort, startSupabaseStack, type SupabaseStack } from '../support/pos
 const ROOT = process.cwd();
 // Same names and defaults as playwright.config.ts gives the server.
 const DATA_DIR = path.resolve(ROOT, process.env.DATA_DIR || '.data/e2e');
-const DIST_DIR = process.env.NEXT_DIST_DIR || '.next';
 
 const CARDS = [
   { card: 'Report an Issue', title: 'Report an Issue', type: 'issue' },
@@ -47,19 +48,6 @@ const unique = (label: string) => `${label} ${Date.now().toString(36)}-${Math.ra
 
 function card(page: Page, name: string): Locator {
   return page.getByRole('link', { name: new RegExp(`^${name}`) });
-}
-
-function dialogParts(page: Page, type: string) {
-  const dialog = page.locator(`dialog#request-${type}`);
-  return {
-    dialog,
-    email: dialog.getByLabel('Your Email'),
-    subject: dialog.getByLabel('Subject'),
-    message: dialog.getByLabel('Message'),
-    submit: dialog.locator('button[type="submit"]'),
-    cancel: dialog.getByRole('button', { name: 'Cancel' }),
-    status: dialog.getByRole('status'),
-  };
 }
 
 type Parts = ReturnType<typeof dialogParts>;
@@ -384,8 +372,7 @@ test.describe('support form on the hosted backend when it fails and recovers', (
   test.describe.configure({ mode: 'serial' });
 
   let stack: SupabaseStack | undefined;
-  let server: ChildProcess | undefined;
-  let serverOutput = '';
+  let server: AppServer | undefined;
   let origin = '';
   let dataDir = '';
 
@@ -393,39 +380,16 @@ test.describe('support form on the hosted backend when it fails and recovers', (
     test.setTimeout(120_000);
     stack = await startSupabaseStack();
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'e2e-supabase-'));
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        NEXT_DIST_DIR: DIST_DIR,
-        DATA_DIR: dataDir,
-        CONTENT_FILE: path.join(ROOT, 'content', 'production.ndjson'),
-        RATE_LIMIT_MAX: '1000',
-        RATE_LIMIT_SITE_MAX: '100000',
-        NEXT_PUBLIC_SUPABASE_URL: stack.url,
-        NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: stack.publishableKey,
-        NEXT_TELEMETRY_DISABLED: '1',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    server = await startAppServer({
+      DATA_DIR: dataDir,
+      NEXT_PUBLIC_SUPABASE_URL: stack.url,
+      NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: stack.publishableKey,
     });
-    server.stdout?.on('data', (chunk) => (serverOutput += chunk));
-    server.stderr?.on('data', (chunk) => (serverOutput += chunk));
-    const deadline = Date.now() + 60_000;
-    while (!(await fetch(`${origin}/support`).then((response) => response.ok, () => false))) {
-      if (server.exitCode !== null || Date.now() > deadline) throw new Error(`second server did not start:\n${serverOutput}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    origin = server.origin;
   });
 
   test.afterAll(async () => {
-    if (server && server.exitCode === null) {
-      const exited = new Promise((resolve) => server!.once('exit', resolve));
-      server.kill('SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-      if (server.exitCode === null) server.kill('SIGKILL');
-    }
+    await server?.stop();
     await stack?.close();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
@@ -470,6 +434,6 @@ test.describe('support form on the hosted backend when it fails and recovers', (
     await expect(parts.submit).toHaveText('Sent!');
     await expect(parts.status).toHaveText(SENT_TEXT);
     expect(await rowsInPostgres(values.subject)).toEqual([{ ...values, type: 'feature', status: 'new' }]);
-    expect(server!.exitCode).toBeNull();
+    expect(server!.running()).toBe(true);
   });
 });

@@ -37,6 +37,12 @@ export type SupabaseStack = {
   /** Makes the data API unavailable (the proxy answers 503) until startPostgrest. */
   stopPostgrest(): Promise<void>;
   startPostgrest(): Promise<void>;
+  /**
+   * Freezes PostgREST with SIGSTOP: connections are still accepted (by the kernel and the proxy) but
+   * nothing answers, as with a hung backend, until resumePostgrest (SIGCONT) lets it finish what it got.
+   */
+  pausePostgrest(): void;
+  resumePostgrest(): void;
   close(): Promise<void>;
 };
 
@@ -117,10 +123,17 @@ export async function startSupabaseStack(options: { port?: number } = {}): Promi
     }
   }
 
+  function signalPostgrest(signal: 'SIGSTOP' | 'SIGCONT') {
+    if (!postgrest || postgrest.exitCode !== null) throw new Error(`PostgREST is not running, cannot send ${signal}`);
+    postgrest.kill(signal);
+  }
+
   async function stopPostgrest() {
     const running = postgrest;
     postgrest = undefined;
     if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    // A frozen process would not act on SIGTERM until continued.
+    running.kill('SIGCONT');
     await new Promise<void>((resolve) => {
       running.once('exit', () => resolve());
       running.kill('SIGTERM');
@@ -166,6 +179,8 @@ export async function startSupabaseStack(options: { port?: number } = {}): Promi
     query: async <T,>(sql: string, params?: unknown[]) => (await db.query<T>(sql, params)).rows,
     stopPostgrest,
     startPostgrest,
+    pausePostgrest: () => signalPostgrest('SIGSTOP'),
+    resumePostgrest: () => signalPostgrest('SIGCONT'),
     close,
   };
 }

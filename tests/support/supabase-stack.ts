@@ -7,6 +7,8 @@
  *   GET  /ready           200 once the stack is up (a Playwright webServer `url` can wait on it)
  *   POST /postgrest/stop  stops PostgREST: every insert fails until started again; answers when done
  *   POST /postgrest/start starts PostgREST again; answers once it serves requests
+ *   POST /postgrest/pause freezes PostgREST (SIGSTOP): connections hang unanswered
+ *   POST /postgrest/resume lets it go on (SIGCONT)
  * Prints `READY <url> <publishableKey>` when up; SIGTERM or SIGINT shuts everything down.
  * The key is always the same (see publishableKey()), so a server's env can be set before the stack is up.
  */
@@ -24,6 +26,8 @@ const control = createServer((req, res) => {
     'GET /ready': async () => {},
     'POST /postgrest/stop': stack.stopPostgrest,
     'POST /postgrest/start': stack.startPostgrest,
+    'POST /postgrest/pause': async () => stack.pausePostgrest(),
+    'POST /postgrest/resume': async () => stack.resumePostgrest(),
   };
   const action = actions[`${req.method} ${req.url}`];
   if (!action) return void res.writeHead(404).end();

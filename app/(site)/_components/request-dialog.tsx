@@ -3,8 +3,8 @@
 import { useActionState, useEffect, useId, useState, type FormEvent, type Ref } from 'react';
 
 import { submitSupportRequest } from '@/lib/support/actions';
-import { IDLE, type FormState, type RequestFields } from '@/lib/support/form-state';
-import { HONEYPOT_FIELD, validateSupportRequest, type RequestType } from '@/lib/support/validation';
+import { IDLE, REQUEST_SENT, type FormState, type RequestFields } from '@/lib/support/form-state';
+import { HONEYPOT_FIELD, SUBMISSION_KEY_FIELD, validateSupportRequest, type RequestType } from '@/lib/support/validation';
 
 /** How long "Sent!" stays before the dialog closes, per the spec. */
 const CLOSE_AFTER_SUCCESS_MS = 2000;
@@ -22,6 +22,16 @@ const INPUTS = [
   { name: 'email', label: 'Your Email', type: 'email', autoComplete: 'email' },
   { name: 'subject', label: 'Subject', type: 'text', autoComplete: 'off' },
 ] as const;
+
+/** A random UUID; getRandomValues where randomUUID is missing (it needs a secure context, plain http is not one). */
+function newSubmissionKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
 
 const inputClass =
   'mt-1 block w-full rounded-lg border border-gray-300 px-3 py-2 text-ink shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30';
@@ -42,9 +52,16 @@ export function RequestDialog({ ref, dialogId, title, type, onClose, close }: Pr
   const error = pending ? null : (clientError ?? (state.status === 'error' ? state.message : null));
   const sent = !pending && !clientError && state.status === 'success';
   const fields = state.status === 'error' ? state.fields : undefined;
+  // One key per opened form, minted in the browser: /support is one prerendered page for everyone, so
+  // a key in its HTML would merge different visitors. The card mounts a fresh dialog after every close,
+  // and a success mints a new one, so only a repeat (double click, retry after a failure) shares a key.
+  const [submissionKey, setSubmissionKey] = useState<string | null>(null);
+  useEffect(() => setSubmissionKey(newSubmissionKey()), []);
 
   useEffect(() => {
     if (!sent) return;
+    // What this form sends next is a new request.
+    setSubmissionKey(newSubmissionKey());
     const timer = setTimeout(close, CLOSE_AFTER_SUCCESS_MS);
     return () => clearTimeout(timer);
   }, [sent, close]);
@@ -75,6 +92,7 @@ export function RequestDialog({ ref, dialogId, title, type, onClose, close }: Pr
           {title}
         </h2>
         <input type="hidden" name="type" value={type} />
+        {submissionKey ? <input type="hidden" name={SUBMISSION_KEY_FIELD} value={submissionKey} /> : null}
         <div className="hidden" aria-hidden="true">
           <label>
             Leave this empty
@@ -108,7 +126,7 @@ export function RequestDialog({ ref, dialogId, title, type, onClose, close }: Pr
         </div>
         <p role="status" aria-live="polite" className="mt-4 min-h-6 text-sm">
           {error ? <span className="font-medium text-red-700">{error}</span> : null}
-          {sent ? <span className="font-medium text-green-800">Thanks! Your request has been sent.</span> : null}
+          {sent ? <span className="font-medium text-green-800">{REQUEST_SENT}</span> : null}
         </p>
         <div className="mt-4 flex justify-end gap-3">
           <button

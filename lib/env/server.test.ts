@@ -1,0 +1,94 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { checkConfiguration, rateLimit, storeFsync, storeTimeoutMs } from './server';
+
+/** Every check, each message naming the variable; the start-up itself is tested over HTTP (tests/e2e/faults.spec.ts). */
+afterEach(() => vi.unstubAllEnvs());
+
+describe('number settings', () => {
+  it.each(['1e3', '0x10', '5 per minute', '-5', '5.5', '', '  '])('refuses RATE_LIMIT_MAX=%j unless blank (the default)', (raw) => {
+    vi.stubEnv('RATE_LIMIT_MAX', raw);
+    if (raw.trim() === '') expect(rateLimit().max).toBe(5);
+    else expect(() => rateLimit()).toThrow(`RATE_LIMIT_MAX must be a whole number from 1 to 1000000000, got "${raw}".`);
+  });
+
+  it('takes digits with surrounding spaces, and refuses 0 and values past the range', () => {
+    vi.stubEnv('RATE_LIMIT_MAX', ' 20 ');
+    expect(rateLimit().max).toBe(20);
+    vi.stubEnv('RATE_LIMIT_WINDOW_SECONDS', '0');
+    expect(() => rateLimit()).toThrow('RATE_LIMIT_WINDOW_SECONDS must be a whole number from 1 to 604800, got "0".');
+    vi.stubEnv('RATE_LIMIT_WINDOW_SECONDS', '604801');
+    expect(() => rateLimit()).toThrow('RATE_LIMIT_WINDOW_SECONDS');
+  });
+
+  it('STORE_TIMEOUT_SECONDS: 10 s by default, decimals allowed, 0.1 to 300', () => {
+    expect(storeTimeoutMs()).toBe(10_000);
+    vi.stubEnv('STORE_TIMEOUT_SECONDS', '2.5');
+    expect(storeTimeoutMs()).toBe(2_500);
+    for (const raw of ['0', '0.05', '301', '10s', 'Infinity', 'NaN']) {
+      vi.stubEnv('STORE_TIMEOUT_SECONDS', raw);
+      expect(() => storeTimeoutMs()).toThrow(`STORE_TIMEOUT_SECONDS must be a number from 0.1 to 300, got "${raw}".`);
+    }
+  });
+
+  it('STORE_FSYNC is on unless set to off', () => {
+    expect(storeFsync()).toBe(true);
+    vi.stubEnv('STORE_FSYNC', 'off');
+    expect(storeFsync()).toBe(false);
+    vi.stubEnv('STORE_FSYNC', 'false');
+    expect(() => storeFsync()).toThrow('STORE_FSYNC must be "on" or "off", got "false".');
+  });
+});
+
+describe('checkConfiguration', () => {
+  it('passes the defaults', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'config-ok-'));
+    vi.stubEnv('DATA_DIR', dir);
+    try {
+      await expect(checkConfiguration()).resolves.toBeUndefined();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('lists every mistake at once, each pair once, naming each variable', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'config-bad-'));
+    await writeFile(path.join(dir, 'file'), '');
+    vi.stubEnv('NEXT_PUBLIC_SUPABASE_URL', 'not a url');
+    vi.stubEnv('NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY', '');
+    vi.stubEnv('NEXT_PUBLIC_SUPABASE_ANON_KEY', '');
+    vi.stubEnv('NEXT_PUBLIC_SANITY_PROJECT_ID', 'abc123');
+    vi.stubEnv('RATE_LIMIT_MAX', 'many');
+    vi.stubEnv('CONTENT_FILE', path.join(dir, 'missing.ndjson'));
+    try {
+      const error = (await checkConfiguration().catch((caught: unknown) => caught)) as Error;
+      const lines = error.message.split('\n').slice(1);
+      expect(lines).toEqual([
+        '- NEXT_PUBLIC_SANITY_DATASET is not set, but NEXT_PUBLIC_SANITY_PROJECT_ID is. Set both or neither.',
+        '- NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY is not set, but NEXT_PUBLIC_SUPABASE_URL is. Set both or neither.',
+        '- RATE_LIMIT_MAX must be a whole number from 1 to 1000000000, got "many".',
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a Supabase URL that is not http(s), and a DATA_DIR that cannot be written', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'config-dir-'));
+    await writeFile(path.join(dir, 'file'), '');
+    vi.stubEnv('DATA_DIR', path.join(dir, 'file', 'data'));
+    try {
+      await expect(checkConfiguration()).rejects.toThrow(`DATA_DIR ${path.join(dir, 'file', 'data')} cannot be written`);
+      vi.stubEnv('NEXT_PUBLIC_SUPABASE_URL', 'ftp://example.com');
+      vi.stubEnv('NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY', 'key');
+      // With Supabase the embedded store is not used, so its directory is not checked.
+      await expect(checkConfiguration()).rejects.toThrow(/^Configuration error[^\n]*\n- NEXT_PUBLIC_SUPABASE_URL must be an http\(s\) URL[^\n]*$/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,19 @@
+import type { Page } from '@playwright/test';
+
+import { SUBMISSION_KEY_FIELD } from '../../../lib/support/validation.ts';
+
+/** The parts of one request dialog (`type`: issue, feedback or feature) the browser tests use. */
+export function dialogParts(page: Page, type: string) {
+  const dialog = page.locator(`dialog#request-${type}`);
+  return {
+    dialog,
+    email: dialog.getByLabel('Your Email'),
+    subject: dialog.getByLabel('Subject'),
+    message: dialog.getByLabel('Message'),
+    submit: dialog.locator('button[type="submit"]'),
+    cancel: dialog.getByRole('button', { name: 'Cancel' }),
+    status: dialog.getByRole('status'),
+    /** The form's submission key, minted in the browser (absent without JavaScript). */
+    key: dialog.locator(`input[name="${SUBMISSION_KEY_FIELD}"]`),
+  };
+}

@@ -6,7 +6,7 @@ import { rateLimit } from '@/lib/env/server';
 
 import { quotaKey } from '@/lib/http/client-address';
 
-import { GENERIC_FAILURE, RATE_LIMITED, SITE_BUSY, UNREADABLE, type FormState, type RequestFields, type SubscribeFields } from './form-state';
+import { GENERIC_FAILURE, RATE_LIMITED, SITE_BUSY, UNREADABLE, requestFields, subscribeFields, type FormState, type RequestFields, type SubscribeFields } from './form-state';
 import { createCeiling, createRateLimiter } from './rate-limit';
 import { saveSubscriber, saveSupportRequest, StoreError } from './store';
 import { isBot, submissionKey, validateSubscriber, validateSupportRequest } from './validation';
@@ -36,10 +36,6 @@ async function clientKey(): Promise<string> {
 /** React decodes an action's arguments from the request, so a crafted call can pass anything as the form. */
 const isForm = (value: unknown): value is FormData => value instanceof FormData;
 
-function text(formData: FormData, name: string): string {
-  const value = formData.get(name);
-  return typeof value === 'string' ? value : '';
-}
 
 /** Runs a store write and turns every failure into a message a visitor can act on. */
 async function store<Fields>(fields: Fields, write: () => Promise<void>): Promise<FormState<Fields>> {
@@ -66,7 +62,7 @@ export async function submitSupportRequest(
   formData: FormData,
 ): Promise<FormState<RequestFields>> {
   if (!isForm(formData)) return { status: 'error', message: UNREADABLE, fields: { email: '', subject: '', message: '' } };
-  const fields = { email: text(formData, 'email'), subject: text(formData, 'subject'), message: text(formData, 'message') };
+  const fields = requestFields(formData);
   // A filled honeypot is a bot: it gets the answer it hopes for and nothing is stored.
   if (isBot(formData)) return { status: 'success' };
   const request = validateSupportRequest(formData);
@@ -76,7 +72,7 @@ export async function submitSupportRequest(
 
 export async function subscribe(_previous: FormState<SubscribeFields>, formData: FormData): Promise<FormState<SubscribeFields>> {
   if (!isForm(formData)) return { status: 'error', message: UNREADABLE, fields: { email: '' } };
-  const fields = { email: text(formData, 'email') };
+  const fields = subscribeFields(formData);
   if (isBot(formData)) return { status: 'success' };
   const subscriber = validateSubscriber(formData);
   if (!subscriber.ok) return { status: 'error', message: subscriber.message, fields };

@@ -1,5 +1,7 @@
 import { expect, test } from '@playwright/test';
 
+import { GENERIC_FAILURE, REQUEST_SENT } from '@/lib/support/form-state';
+
 /**
  * Unexpected failures while a visitor has a page open: the answer to a form never arrives (the network
  * drops it) or is not what the page's script expects. The visitor gets the site's designed error page
@@ -21,4 +23,28 @@ test('an unexpected failure on the landing page shows the designed error page, w
   await page.unroute('/');
   await page.getByRole('button', { name: 'Try again' }).click();
   await expect(page.locator('#stay-updated')).toBeVisible();
+});
+
+test('a request whose answer never arrives keeps the dialog open and what the visitor typed; sent again, it goes through', async ({ page }) => {
+  await page.goto('/support');
+  await page.getByRole('link', { name: /Report an Issue/ }).click();
+  const dialog = page.getByRole('dialog');
+  const values = { email: 'lost-answer@example.com', subject: `No answer ${Date.now()}`, message: 'Typed before the network dropped.' };
+  await dialog.getByLabel('Your Email').fill(values.email);
+  await dialog.getByLabel('Subject').fill(values.subject);
+  await dialog.getByLabel('Message').fill(values.message);
+
+  await page.route('/support', (route) => (route.request().method() === 'POST' ? route.abort('connectionreset') : route.continue()));
+  await dialog.getByRole('button', { name: 'Send' }).click();
+  await expect(dialog.getByRole('status')).toHaveText(GENERIC_FAILURE);
+  await expect(dialog.getByRole('button', { name: 'Error!' })).toBeEnabled();
+  await expect(dialog.getByLabel('Your Email')).toHaveValue(values.email);
+  await expect(dialog.getByLabel('Subject')).toHaveValue(values.subject);
+  await expect(dialog.getByLabel('Message')).toHaveValue(values.message);
+
+  await page.unroute('/support');
+  await dialog.getByRole('button', { name: 'Error!' }).click();
+  await expect(dialog.getByRole('button', { name: 'Sent!' })).toBeVisible();
+  await expect(dialog.getByRole('status')).toHaveText(REQUEST_SENT);
+  await expect(dialog.getByLabel('Subject')).toHaveValue('');
 });

@@ -1,9 +1,9 @@
 'use client';
 
-import { useActionState, useEffect, useId, useState, type FormEvent, type Ref } from 'react';
+import { useActionState, useEffect, useId, useState, useTransition, type FormEvent, type Ref } from 'react';
 
 import { submitSupportRequest } from '@/lib/support/actions';
-import { IDLE, REQUEST_SENT, type FormState, type RequestFields } from '@/lib/support/form-state';
+import { GENERIC_FAILURE, IDLE, REQUEST_SENT, requestFields, type FormState, type RequestFields } from '@/lib/support/form-state';
 import { HONEYPOT_FIELD, SUBMISSION_KEY_FIELD, validateSupportRequest, type RequestType } from '@/lib/support/validation';
 
 /** How long "Sent!" stays before the dialog closes, per the spec. */
@@ -41,12 +41,27 @@ const inputClass =
  * to the card on close, Escape closes. Without JavaScript the dialog opens as
  * the link target and the form posts to the same server action.
  */
+/**
+ * The action as the page's script calls it. A call that never gets an answer the page can read (the
+ * network drops it, a proxy answers with a page) would throw into React and take the page, and what
+ * the visitor typed, with it: it becomes the generic failure instead, with the text handed back.
+ */
+async function send(formData: FormData): Promise<FormState<RequestFields>> {
+  try {
+    return await submitSupportRequest(IDLE, formData);
+  } catch (error) {
+    console.error('Support request got no answer', error);
+    return { status: 'error', message: GENERIC_FAILURE, fields: requestFields(formData) };
+  }
+}
+
 export function RequestDialog({ ref, dialogId, title, type, onClose, close }: Props) {
-  const [state, formAction, pending] = useActionState<FormState<RequestFields>, FormData>(
-    submitSupportRequest,
-    IDLE,
-    `/support#${dialogId}`,
-  );
+  // Without JavaScript the form posts to the action and the page comes back with its state (the permalink).
+  const [postedState, formAction] = useActionState<FormState<RequestFields>, FormData>(submitSupportRequest, IDLE, `/support#${dialogId}`);
+  // With JavaScript the page's script sends it (send) and keeps the answer here.
+  const [sentState, setSentState] = useState<FormState<RequestFields> | null>(null);
+  const [pending, startSending] = useTransition();
+  const state = sentState ?? postedState;
   const [clientError, setClientError] = useState<string | null>(null);
   const ids = useId();
   const error = pending ? null : (clientError ?? (state.status === 'error' ? state.message : null));
@@ -70,10 +85,19 @@ export function RequestDialog({ ref, dialogId, title, type, onClose, close }: Pr
     if (error) console.error(`Support request failed: ${error}`);
   }, [error, state]);
 
-  function checkBeforeSend(event: FormEvent<HTMLFormElement>) {
-    const result = validateSupportRequest(new FormData(event.currentTarget));
+  function sendFromPage(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const formData = new FormData(form);
+    const result = validateSupportRequest(formData);
     setClientError(result.ok ? null : result.message);
-    if (!result.ok) event.preventDefault();
+    if (!result.ok) return;
+    startSending(async () => {
+      const answer = await send(formData);
+      // The spec: on success the form is reset (React does this itself only for a form action it dispatched).
+      if (answer.status === 'success') form.reset();
+      startSending(() => setSentState(answer));
+    });
   }
 
   const label = pending ? 'Sending...' : sent ? 'Sent!' : error ? 'Error!' : 'Send';
@@ -87,7 +111,7 @@ export function RequestDialog({ ref, dialogId, title, type, onClose, close }: Pr
       onCancel={(event) => pending && event.preventDefault()}
       className="m-auto max-h-[calc(100dvh-2rem)] w-[min(32rem,calc(100vw-2rem))] rounded-2xl bg-white p-0 text-ink shadow-xl"
     >
-      <form action={formAction} onSubmit={checkBeforeSend} className="p-6 sm:p-8">
+      <form action={formAction} onSubmit={sendFromPage} className="p-6 sm:p-8">
         <h2 id={`${ids}-title`} className="text-2xl font-bold">
           {title}
         </h2>

@@ -28,6 +28,7 @@ import { envInt } from './lib/env.mjs';
 import { freePort, memory, sleep, treeRss } from './lib/processes.mjs';
 import { postWebhook, setSectionText } from './lib/publish.mjs';
 import { startStack } from './lib/stack.mjs';
+import { table } from './lib/table.mjs';
 
 const log = (line) => process.stderr.write(`[stack] ${line}\n`);
 const mib = (bytes) => Math.round(bytes / 2 ** 20);
@@ -88,8 +89,7 @@ async function main() {
   await mkdir(path.join(APP_ROOT, 'bench'), { recursive: true });
   await writeFile(path.join(APP_ROOT, 'bench', 'stack-memory-report.json'), `${JSON.stringify(report, null, 2)}\n`);
   const rows = [['phase', 'app RSS', 'app peak', 'nginx RSS', ''], ...phases.map((p) => [p.phase, `${p.appRssMiB} MiB`, `${p.appPeakMiB} MiB`, `${p.nginxRssMiB} MiB`, p.detail ?? ''])];
-  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => String(row[column]).length)));
-  process.stdout.write(`${rows.map((row) => row.map((cell, column) => String(cell).padEnd(widths[column])).join('  ').trimEnd()).join('\n')}\n`);
+  process.stdout.write(`${table(rows)}\n`);
   log('wrote bench/stack-memory-report.json');
 }
 

@@ -21,15 +21,10 @@ import path from 'node:path';
 import { DEFAULT_DIST_DIR, ensureSiteBuild, freePort, makeRunDir, ROOT, startNext, stopOnSignals } from './bench.mjs';
 import { envInt } from './lib/env.mjs';
 import { postWebhook, setSectionText } from './lib/publish.mjs';
+import { median, table } from './lib/table.mjs';
 
 const TARGET_WORST_MS = 2000;
 const log = (message) => process.stderr.write(`[publish] ${message}\n`);
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 async function main() {
   const args = new Set(process.argv.slice(2));
@@ -129,8 +124,7 @@ async function main() {
     ['first load showed the edit', `${report.firstLoadShowed} / ${results.length}`, '', ''],
     ['webhook answer (median, before the above)', `${report.webhookMedianMs ?? 'n/a'} ms`, '', ''],
   ];
-  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => String(row[column]).length)));
-  process.stdout.write(`${rows.map((row) => row.map((cell, column) => String(cell).padEnd(widths[column])).join('  ').trimEnd()).join('\n')}\n`);
+  process.stdout.write(`${table(rows)}\n`);
   log('wrote bench/publish-report.json');
   if (args.has('--strict') && !report.met) process.exitCode = 1;
 }

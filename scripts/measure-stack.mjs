@@ -12,7 +12,7 @@
  *
  * and the server's peak (VmHWM) at the end, with nginx's memory (master and workers) beside it. Runs
  * on the current build (built first when missing or older than the sources, as serve:prod does), in
- * a temp dir under bench/.tmp; writes bench/stack-report.json.
+ * a temp dir under bench/.tmp; writes bench/stack-memory-report.json.
  *
  * Environment: STACK_SECONDS=10 (seconds of page views, and of submissions), STACK_CONNECTIONS=20,
  * STACK_PUBLISHES=10, BENCH_CLIENT=wrk|node (default wrk when installed).
@@ -28,6 +28,7 @@ import { envInt } from './lib/env.mjs';
 import { freePort, memory, sleep, treeRss } from './lib/processes.mjs';
 import { postWebhook, setSectionText } from './lib/publish.mjs';
 import { startStack } from './lib/stack.mjs';
+import { table } from './lib/table.mjs';
 
 const log = (line) => process.stderr.write(`[stack] ${line}\n`);
 const mib = (bytes) => Math.round(bytes / 2 ** 20);
@@ -86,11 +87,10 @@ async function main() {
 
   const report = { generatedAt: new Date().toISOString(), client, connections, seconds, phases };
   await mkdir(path.join(APP_ROOT, 'bench'), { recursive: true });
-  await writeFile(path.join(APP_ROOT, 'bench', 'stack-report.json'), `${JSON.stringify(report, null, 2)}\n`);
+  await writeFile(path.join(APP_ROOT, 'bench', 'stack-memory-report.json'), `${JSON.stringify(report, null, 2)}\n`);
   const rows = [['phase', 'app RSS', 'app peak', 'nginx RSS', ''], ...phases.map((p) => [p.phase, `${p.appRssMiB} MiB`, `${p.appPeakMiB} MiB`, `${p.nginxRssMiB} MiB`, p.detail ?? ''])];
-  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => String(row[column]).length)));
-  process.stdout.write(`${rows.map((row) => row.map((cell, column) => String(cell).padEnd(widths[column])).join('  ').trimEnd()).join('\n')}\n`);
-  log('wrote bench/stack-report.json');
+  process.stdout.write(`${table(rows)}\n`);
+  log('wrote bench/stack-memory-report.json');
 }
 
 main().catch((error) => {

@@ -5,6 +5,11 @@ export declare const TEMPLATE_FILE: string;
 export declare const INSTALL_HINT: string;
 export declare function findNginx(env?: NodeJS.ProcessEnv): string | null;
 export declare function brotliModules(bin: string): { filter: string | null; static: string | null };
+export declare function brotliBlocks(modules: { filter: string | null; static: string | null }): {
+  LOAD_MODULES: string;
+  BROTLI: string;
+  BROTLI_STATIC: string;
+};
 export declare function renderConfig(template: string, values: Record<string, string>): string;
 export declare function writeConfig(options: {
   bin: string;

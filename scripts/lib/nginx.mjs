@@ -49,7 +49,7 @@ export function brotliModules(bin) {
 const BROTLI_TYPES = 'text/css text/javascript application/javascript application/json image/svg+xml text/plain text/xml application/xml text/x-component';
 
 /** What goes in place of the template's module and brotli placeholders. */
-function brotliBlocks(modules) {
+export function brotliBlocks(modules) {
   const load = [modules.filter, modules.static].filter(Boolean).map((file) => `load_module "${file}";`);
   return {
     LOAD_MODULES: load.join('\n') || '# brotli: module not installed, gzip only',

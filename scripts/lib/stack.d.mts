@@ -35,4 +35,6 @@ export declare function startStack(options: {
   build?: 'auto' | 'never' | 'always';
   log: (line: string) => void;
   forward?: (name: string, line: string) => void;
+  /** The build to serve (standalone.mjs's buildPaths; default: NEXT_DIST_DIR's). */
+  paths?: { dist: string; standalone: string; buildId: string; server: string; staticSource: string; staticDir: string };
 }): Promise<Stack>;

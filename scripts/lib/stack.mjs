@@ -40,9 +40,10 @@ const alive = (pid, name) => {
  *   build?: 'auto' | 'never' | 'always',   auto: build when missing or older than the sources
  *   log: (line: string) => void,
  *   forward?: (name: string, line: string) => void,   the app's and nginx's output, line by line
+ *   paths?: import('./standalone.mjs').BuildPaths,   the build to serve (default: NEXT_DIST_DIR's)
  * }} options
  */
-export async function startStack({ port, appPort, runDir, env, build = 'auto', log, forward }) {
+export async function startStack({ port, appPort, runDir, env, build = 'auto', log, forward, paths = buildPaths(env.NEXT_DIST_DIR || undefined) }) {
   const bin = findNginx(env);
   if (!bin) throw new StackError(`nginx was not found${env.NGINX_BIN ? ` at NGINX_BIN=${env.NGINX_BIN}` : ''}: ${INSTALL_HINT}`);
   const earlier = Number(existsSync(path.join(runDir, 'nginx.pid')) && readFileSync(path.join(runDir, 'nginx.pid'), 'utf8').trim());
@@ -50,7 +51,6 @@ export async function startStack({ port, appPort, runDir, env, build = 'auto', l
     throw new StackError(`an nginx of an earlier stack still runs from ${runDir} (pid ${earlier}): stop it, or set another STACK_DIR`);
   }
 
-  const paths = buildPaths(env.NEXT_DIST_DIR || undefined);
   const { state, reason } = buildState(paths);
   if (build === 'always' || (build === 'auto' && state !== 'current')) {
     log(`building (${build === 'always' ? 'asked to' : reason}) ...`);

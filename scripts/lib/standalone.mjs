@@ -135,3 +135,26 @@ export function startApp({ paths, port, env, forward }) {
     forward,
   });
 }
+
+/**
+ * A private copy of the standalone folder in `dir`, for a run that publishes: the server rewrites the
+ * prerendered pages of its own folder on revalidation, and those edits must not reach the real build.
+ * Call prepareStatic on `paths` first, so the copy has the compressed static files.
+ *
+ * @param {BuildPaths} paths
+ * @param {string} dir
+ * @returns {Promise<BuildPaths>}
+ */
+export async function copyStandalone(paths, dir) {
+  await cp(paths.standalone, dir, { recursive: true });
+  const inner = (file) => path.join(dir, path.relative(paths.standalone, file));
+  return {
+    ...paths,
+    standalone: dir,
+    server: inner(paths.server),
+    staticDir: inner(paths.staticDir),
+  };
+}
+
+/** The prerendered HTML of `/` in a build's standalone folder. */
+export const prerenderedHome = (paths) => path.join(path.dirname(paths.staticDir), 'server', 'app', 'index.html');

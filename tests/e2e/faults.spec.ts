@@ -260,7 +260,7 @@ test.describe('configuration mistakes stop the server at start', () => {
   const MISTAKES: Array<[string, Record<string, string>, string]> = [
     ['half a Supabase pair', { NEXT_PUBLIC_SUPABASE_URL: 'http://127.0.0.1:9' }, 'NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY is not set, but NEXT_PUBLIC_SUPABASE_URL is'],
     ['half a Sanity pair', { NEXT_PUBLIC_SANITY_DATASET: 'production' }, 'NEXT_PUBLIC_SANITY_PROJECT_ID is not set, but NEXT_PUBLIC_SANITY_DATASET is'],
-    ['an unparsable RATE_LIMIT_MAX', { RATE_LIMIT_MAX: '5 per minute' }, 'RATE_LIMIT_MAX must be a whole number from 1 to 1000000, got "5 per minute"'],
+    ['an unparsable RATE_LIMIT_MAX', { RATE_LIMIT_MAX: '5 per minute' }, 'RATE_LIMIT_MAX must be a whole number from 1 to 1000000000, got "5 per minute"'],
     ['an out-of-range RATE_LIMIT_WINDOW_SECONDS', { RATE_LIMIT_WINDOW_SECONDS: '0' }, 'RATE_LIMIT_WINDOW_SECONDS must be a whole number from 1 to 604800, got "0"'],
     ['an unparsable STORE_TIMEOUT_SECONDS', { STORE_TIMEOUT_SECONDS: '10s' }, 'STORE_TIMEOUT_SECONDS must be a number from 0.1 to 300, got "10s"'],
   ];

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { findNginx, INSTALL_HINT, startNginx, writeConfig } from './nginx.mjs';
@@ -83,11 +83,13 @@ export async function startStack({ port, appPort, runDir, env, build = 'auto', l
   /** @type {ReturnType<typeof startApp> | undefined} */
   let app;
   let stopping = false;
-  const writeState = () =>
-    writeFile(
-      path.join(runDir, STATE_FILE),
-      JSON.stringify({ url, pid: process.pid, app: { origin: appOrigin, pid: app?.pid }, nginx: { pid: nginx?.pid }, runDir }, null, 2) + '\n',
-    );
+  // Written aside and renamed into place: a reader never sees half a file.
+  const writeState = async () => {
+    const file = path.join(runDir, STATE_FILE);
+    const state = { url, pid: process.pid, app: { origin: appOrigin, pid: app?.pid }, nginx: { pid: nginx?.pid }, runDir };
+    await writeFile(`${file}.tmp`, JSON.stringify(state, null, 2) + '\n');
+    await rename(`${file}.tmp`, file);
+  };
 
   const launchApp = async () => {
     app = startApp({ paths, port: appPortNumber, env: appEnv, forward: (line) => forward?.('app', line) });

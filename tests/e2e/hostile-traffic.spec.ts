@@ -74,11 +74,17 @@ test.describe('webhook calls that cost nothing', () => {
   });
 
   test('a signed-looking call declaring more than 64 KB gets 413 before its body is read', async ({ baseURL }) => {
-    const answer = await postWithOpenBody(new URL(WEBHOOK, baseURL).href, {
-      'content-type': 'application/json',
-      'content-length': String(MAX_BODY_BYTES + 1),
-      [SIGNATURE_HEADER_NAME]: await signature('{}', Date.now(), 'forged'),
-    });
+    // No byte of the body is sent: the answer cannot depend on it, and a server closing on unread bytes
+    // could reset the connection before the client reads the answer.
+    const answer = await postWithOpenBody(
+      new URL(WEBHOOK, baseURL).href,
+      {
+        'content-type': 'application/json',
+        'content-length': String(MAX_BODY_BYTES + 1),
+        [SIGNATURE_HEADER_NAME]: await signature('{}', Date.now(), 'forged'),
+      },
+      { maxBytes: 0 },
+    );
     expect(answer.status).toBe(413);
   });
 

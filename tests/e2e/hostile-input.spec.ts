@@ -1,14 +1,12 @@
-import { existsSync } from 'node:fs';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 
-import { PGlite } from '@electric-sql/pglite';
 import { expect, test } from '@playwright/test';
 
 import { MAX_BODY_BYTES } from '../../lib/http/read-body';
 import { REFUSALS, type Refusal } from '../../lib/http/refusal-page';
 import { LIMITS, MESSAGES as VALIDATION } from '../../lib/support/validation';
+import { readEmbedded } from '../support/embedded-store';
+import { attribute, decodeEntities } from '../support/forms';
 
 /**
  * Hostile input against the two form actions (support request, subscribe), sent over HTTP the way a
@@ -37,23 +35,7 @@ const MESSAGES = {
 
 type Row = Record<string, string>;
 
-async function readEmbedded<T = Row>(sql: string, params: unknown[] = []): Promise<T[]> {
-  const source = path.join(DATA_DIR, 'pglite');
-  if (!existsSync(source)) return [];
-  const copy = await mkdtemp(path.join(os.tmpdir(), 'e2e-pglite-'));
-  try {
-    // Without the server's lock file: the copy is a separate database (as scripts/requests.ts does).
-    await cp(source, copy, { recursive: true, filter: (file) => path.basename(file) !== 'postmaster.pid' });
-    const db = await PGlite.create(copy);
-    try {
-      return (await db.query<T>(sql, params)).rows;
-    } finally {
-      await db.close();
-    }
-  } finally {
-    await rm(copy, { recursive: true, force: true });
-  }
-}
+const readRows = <T = Row>(sql: string, params: unknown[] = []) => readEmbedded<T>(DATA_DIR, sql, params);
 
 type Table = 'support_requests' | 'newsletter_subscribers';
 const COLUMNS: Record<Table, string> = {
@@ -63,21 +45,11 @@ const COLUMNS: Record<Table, string> = {
 
 /** Every row written since `since` (tests run one at a time, so: every row this case wrote). */
 const rowsSince = (table: Table, since: Date) =>
-  readEmbedded<Row>(`select ${COLUMNS[table]} from public.${table} where created_at >= $1 order by created_at`, [since.toISOString()]);
+  readRows<Row>(`select ${COLUMNS[table]} from public.${table} where created_at >= $1 order by created_at`, [since.toISOString()]);
 
 // ---------------------------------------------------------------------------------------------------
 // A no-JavaScript form submission.
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
-const decode = (text: string) =>
-  text.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (whole, entity: string) => {
-    if (entity[0] === '#') return String.fromCodePoint(entity[1] === 'x' || entity[1] === 'X' ? parseInt(entity.slice(2), 16) : Number(entity.slice(1)));
-    return ENTITIES[entity] ?? whole;
-  });
-const attribute = (tag: string, name: string) => {
-  const match = new RegExp(`\\s${name.replace(/\$/g, '\\$')}="([^"]*)"`).exec(tag);
-  return match ? decode(match[1]!) : undefined;
-};
 
 type Form = { action: string; controls: [string, string][] };
 
@@ -97,12 +69,10 @@ async function loadForm(baseURL: string, pagePath: string, action: string): Prom
   return { action, controls };
 }
 
-let addressCounter = 0;
-/** A distinct client address per request, so no case meets the rate limit whatever RATE_LIMIT_MAX is. */
-const nextAddress = () => `10.${(process.pid >> 8) & 255}.${(addressCounter >> 8) & 255}.${addressCounter++ & 255}`;
 
 function browserHeaders(baseURL: string): Record<string, string> {
-  return { origin: new URL(baseURL).origin, 'x-forwarded-for': nextAddress(), accept: 'text/html' };
+  // One client for the whole suite: the main test server's quota is far above what it sends.
+  return { origin: new URL(baseURL).origin, accept: 'text/html' };
 }
 
 type Answer = { status: number; html: string; region: string; statusText: string; button: string };
@@ -114,9 +84,9 @@ function answerFor(status: number, html: string, target: Target): Answer {
   const end = target === 'subscribe' ? html.indexOf('</section>', start) : html.indexOf('</dialog>', start);
   const region = start >= 0 ? html.slice(start, end) : '';
   const statusMatch = /role="status"[^>]*>([\s\S]*?)<\/p>/.exec(region);
-  const statusText = statusMatch ? decode(statusMatch[1]!.replace(/<[^>]+>/g, '')).trim() : '';
+  const statusText = statusMatch ? decodeEntities(statusMatch[1]!.replace(/<[^>]+>/g, '')).trim() : '';
   const buttonMatch = /<button type="submit"[^>]*>([\s\S]*?)<\/button>/.exec(region);
-  return { status, html, region, statusText, button: buttonMatch ? decode(buttonMatch[1]!.replace(/<[^>]+>/g, '')).trim() : '' };
+  return { status, html, region, statusText, button: buttonMatch ? decodeEntities(buttonMatch[1]!.replace(/<[^>]+>/g, '')).trim() : '' };
 }
 
 type Target = 'support' | 'subscribe';
@@ -499,7 +469,7 @@ const CASES: Case[] = [
     target: 'support',
     send: async (baseURL) => {
       const { body, contentType } = await encodedSupportForm(baseURL, { ...valid, subject: `No origin ${RUN}` });
-      const response = await fetch(new URL('/support', baseURL), { method: 'POST', body, headers: { 'content-type': contentType, 'x-forwarded-for': nextAddress() }, redirect: 'manual' });
+      const response = await fetch(new URL('/support', baseURL), { method: 'POST', body, headers: { 'content-type': contentType }, redirect: 'manual' });
       return answerFor(response.status, await response.text(), 'support');
     },
     expect: refusedAs(REFUSALS.crossSite),

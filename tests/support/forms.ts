@@ -13,7 +13,7 @@ export const decodeEntities = (text: string) =>
     return ENTITIES[entity] ?? whole;
   });
 
-const attribute = (tag: string, name: string) => {
+export const attribute = (tag: string, name: string) => {
   const match = new RegExp(`\\s${name.replace(/\$/g, '\\$')}="([^"]*)"`).exec(tag);
   return match ? decodeEntities(match[1]!) : undefined;
 };

@@ -97,6 +97,7 @@ export type PrivacyPolicy = {
   _rev: string;
   title?: string;
   lastUpdated?: string;
+  lastUpdatedLabel?: string;
   sections?: Array<
     {
       _key: string;
@@ -123,6 +124,17 @@ export type SupportPage = {
     text?: string;
     replyTimeLabel?: string;
     hoursLabel?: string;
+  };
+  form?: {
+    emailLabel?: string;
+    subjectLabel?: string;
+    messageLabel?: string;
+    cancel?: string;
+    send?: string;
+    sending?: string;
+    sent?: string;
+    error?: string;
+    success?: string;
   };
   faqHeading?: string;
   faq?: Array<
@@ -175,8 +187,10 @@ export type LandingPage = {
   stayUpdated?: {
     heading?: string;
     text?: string;
+    emailLabel?: string;
     placeholder?: string;
     buttonLabel?: string;
+    pendingLabel?: string;
     successMessage?: string;
   };
   seo?: Seo;
@@ -192,7 +206,9 @@ export type SiteSettings = {
   description?: string;
   radiusMiles?: number;
   appStoreUrl?: string;
+  appStoreFallback?: string;
   playStoreUrl?: string;
+  playStoreFallback?: string;
   headerLinks?: Array<
     {
       _key: string;
@@ -205,6 +221,48 @@ export type SiteSettings = {
   >;
   supportHours?: string;
   replyTime?: string;
+  chrome?: {
+    skipLink?: string;
+    rightsReserved?: string;
+    backHome?: string;
+    shareImageAlt?: string;
+  };
+  notFound?: {
+    label?: string;
+    heading?: string;
+    text?: string;
+    description?: string;
+    homeLink?: string;
+    supportLink?: string;
+  };
+  errorPage?: {
+    label?: string;
+    heading?: string;
+    text?: string;
+    retry?: string;
+    homeLink?: string;
+  };
+  formMessages?: {
+    empty?: string;
+    invalidEmail?: string;
+    invisibleEmail?: string;
+    invalidType?: string;
+    unsupported?: string;
+    tooLong?: string;
+    blank?: string;
+    rateLimited?: string;
+    siteBusy?: string;
+    unreadable?: string;
+    failed?: string;
+    crossSite?: string;
+    tooLarge?: string;
+    backToSupport?: string;
+  };
+  fieldNames?: {
+    email?: string;
+    subject?: string;
+    message?: string;
+  };
 };
 
 export type SanityImagePaletteSwatch = {
@@ -354,13 +412,15 @@ export type AllSanitySchemaTypes =
 
 // Source: lib/content/queries.ts
 // Variable: SETTINGS_QUERY
-// Query: *[_type == "siteSettings"][0]{  productName,  description,  radiusMiles,  appStoreUrl,  playStoreUrl,  headerLinks[]{ _key, label, href },  footerColumns[]{ _key, title, links[]{ _key, label, href } },  supportHours,  replyTime}
+// Query: *[_type == "siteSettings"][0]{  productName,  description,  radiusMiles,  appStoreUrl,  appStoreFallback,  playStoreUrl,  playStoreFallback,  headerLinks[]{ _key, label, href },  footerColumns[]{ _key, title, links[]{ _key, label, href } },  supportHours,  replyTime,  chrome,  notFound,  errorPage,  formMessages,  fieldNames}
 export type SETTINGS_QUERY_RESULT = {
   productName: string | null;
   description: string | null;
   radiusMiles: number | null;
   appStoreUrl: string | null;
+  appStoreFallback: string | null;
   playStoreUrl: string | null;
+  playStoreFallback: string | null;
   headerLinks: Array<{
     _key: string;
     label: string | null;
@@ -377,11 +437,53 @@ export type SETTINGS_QUERY_RESULT = {
   }> | null;
   supportHours: string | null;
   replyTime: string | null;
+  chrome: {
+    skipLink?: string;
+    rightsReserved?: string;
+    backHome?: string;
+    shareImageAlt?: string;
+  } | null;
+  notFound: {
+    label?: string;
+    heading?: string;
+    text?: string;
+    description?: string;
+    homeLink?: string;
+    supportLink?: string;
+  } | null;
+  errorPage: {
+    label?: string;
+    heading?: string;
+    text?: string;
+    retry?: string;
+    homeLink?: string;
+  } | null;
+  formMessages: {
+    empty?: string;
+    invalidEmail?: string;
+    invisibleEmail?: string;
+    invalidType?: string;
+    unsupported?: string;
+    tooLong?: string;
+    blank?: string;
+    rateLimited?: string;
+    siteBusy?: string;
+    unreadable?: string;
+    failed?: string;
+    crossSite?: string;
+    tooLarge?: string;
+    backToSupport?: string;
+  } | null;
+  fieldNames: {
+    email?: string;
+    subject?: string;
+    message?: string;
+  } | null;
 } | null;
 
 // Source: lib/content/queries.ts
 // Variable: LANDING_PAGE_QUERY
-// Query: *[_type == "landingPage"][0]{  hero{ headline, text, appStoreLabel, playStoreLabel, scrollLabel },  features{ heading, intro, cards[]{ _key, title, text, icon } },  experience{ heading, intro, steps[]{ _key, title, text } },  faq{ heading, items[]{ _key, question, answer } },  stayUpdated{ heading, text, placeholder, buttonLabel, successMessage },  seo{ title, description }}
+// Query: *[_type == "landingPage"][0]{  hero{ headline, text, appStoreLabel, playStoreLabel, scrollLabel },  features{ heading, intro, cards[]{ _key, title, text, icon } },  experience{ heading, intro, steps[]{ _key, title, text } },  faq{ heading, items[]{ _key, question, answer } },  stayUpdated{ heading, text, emailLabel, placeholder, buttonLabel, pendingLabel, successMessage },  seo{ title, description }}
 export type LANDING_PAGE_QUERY_RESULT = {
   hero: {
     headline: string | null;
@@ -420,8 +522,10 @@ export type LANDING_PAGE_QUERY_RESULT = {
   stayUpdated: {
     heading: string | null;
     text: string | null;
+    emailLabel: string | null;
     placeholder: string | null;
     buttonLabel: string | null;
+    pendingLabel: string | null;
     successMessage: string | null;
   } | null;
   seo: {
@@ -432,7 +536,7 @@ export type LANDING_PAGE_QUERY_RESULT = {
 
 // Source: lib/content/queries.ts
 // Variable: SUPPORT_PAGE_QUERY
-// Query: *[_type == "supportPage"][0]{  heading,  intro,  cards[]{ _key, title, text, modalTitle, requestType },  contact{ heading, text, replyTimeLabel, hoursLabel },  faqHeading,  faq[]{ _key, question, answer },  seo{ title, description }}
+// Query: *[_type == "supportPage"][0]{  heading,  intro,  cards[]{ _key, title, text, modalTitle, requestType },  contact{ heading, text, replyTimeLabel, hoursLabel },  form,  faqHeading,  faq[]{ _key, question, answer },  seo{ title, description }}
 export type SUPPORT_PAGE_QUERY_RESULT = {
   heading: string | null;
   intro: string | null;
@@ -449,6 +553,17 @@ export type SUPPORT_PAGE_QUERY_RESULT = {
     replyTimeLabel: string | null;
     hoursLabel: string | null;
   } | null;
+  form: {
+    emailLabel?: string;
+    subjectLabel?: string;
+    messageLabel?: string;
+    cancel?: string;
+    send?: string;
+    sending?: string;
+    sent?: string;
+    error?: string;
+    success?: string;
+  } | null;
   faqHeading: string | null;
   faq: Array<{
     _key: string;
@@ -463,10 +578,11 @@ export type SUPPORT_PAGE_QUERY_RESULT = {
 
 // Source: lib/content/queries.ts
 // Variable: PRIVACY_POLICY_QUERY
-// Query: *[_type == "privacyPolicy"][0]{  title,  lastUpdated,  sections[]{ _key, heading, body },  seo{ title, description }}
+// Query: *[_type == "privacyPolicy"][0]{  title,  lastUpdated,  lastUpdatedLabel,  sections[]{ _key, heading, body },  seo{ title, description }}
 export type PRIVACY_POLICY_QUERY_RESULT = {
   title: string | null;
   lastUpdated: string | null;
+  lastUpdatedLabel: string | null;
   sections: Array<{
     _key: string;
     heading: string | null;
@@ -524,8 +640,10 @@ export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
       stayUpdated?: {
         heading?: string;
         text?: string;
+        emailLabel?: string;
         placeholder?: string;
         buttonLabel?: string;
+        pendingLabel?: string;
         successMessage?: string;
       };
       seo?: Seo;
@@ -538,6 +656,7 @@ export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
       _rev: string;
       title?: string;
       lastUpdated?: string;
+      lastUpdatedLabel?: string;
       sections?: Array<
         {
           _key: string;
@@ -598,7 +717,9 @@ export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
       description?: string;
       radiusMiles?: number;
       appStoreUrl?: string;
+      appStoreFallback?: string;
       playStoreUrl?: string;
+      playStoreFallback?: string;
       headerLinks?: Array<
         {
           _key: string;
@@ -611,6 +732,48 @@ export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
       >;
       supportHours?: string;
       replyTime?: string;
+      chrome?: {
+        skipLink?: string;
+        rightsReserved?: string;
+        backHome?: string;
+        shareImageAlt?: string;
+      };
+      notFound?: {
+        label?: string;
+        heading?: string;
+        text?: string;
+        description?: string;
+        homeLink?: string;
+        supportLink?: string;
+      };
+      errorPage?: {
+        label?: string;
+        heading?: string;
+        text?: string;
+        retry?: string;
+        homeLink?: string;
+      };
+      formMessages?: {
+        empty?: string;
+        invalidEmail?: string;
+        invisibleEmail?: string;
+        invalidType?: string;
+        unsupported?: string;
+        tooLong?: string;
+        blank?: string;
+        rateLimited?: string;
+        siteBusy?: string;
+        unreadable?: string;
+        failed?: string;
+        crossSite?: string;
+        tooLarge?: string;
+        backToSupport?: string;
+      };
+      fieldNames?: {
+        email?: string;
+        subject?: string;
+        message?: string;
+      };
     }
   | {
       _id: string;
@@ -631,6 +794,17 @@ export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
         replyTimeLabel?: string;
         hoursLabel?: string;
       };
+      form?: {
+        emailLabel?: string;
+        subjectLabel?: string;
+        messageLabel?: string;
+        cancel?: string;
+        send?: string;
+        sending?: string;
+        sent?: string;
+        error?: string;
+        success?: string;
+      };
       faqHeading?: string;
       faq?: Array<
         {
@@ -645,10 +819,10 @@ export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
 import "@sanity/client";
 declare module "@sanity/client" {
   interface SanityQueries {
-    '*[_type == "siteSettings"][0]{\n  productName,\n  description,\n  radiusMiles,\n  appStoreUrl,\n  playStoreUrl,\n  headerLinks[]{ _key, label, href },\n  footerColumns[]{ _key, title, links[]{ _key, label, href } },\n  supportHours,\n  replyTime\n}': SETTINGS_QUERY_RESULT;
-    '*[_type == "landingPage"][0]{\n  hero{ headline, text, appStoreLabel, playStoreLabel, scrollLabel },\n  features{ heading, intro, cards[]{ _key, title, text, icon } },\n  experience{ heading, intro, steps[]{ _key, title, text } },\n  faq{ heading, items[]{ _key, question, answer } },\n  stayUpdated{ heading, text, placeholder, buttonLabel, successMessage },\n  seo{ title, description }\n}': LANDING_PAGE_QUERY_RESULT;
-    '*[_type == "supportPage"][0]{\n  heading,\n  intro,\n  cards[]{ _key, title, text, modalTitle, requestType },\n  contact{ heading, text, replyTimeLabel, hoursLabel },\n  faqHeading,\n  faq[]{ _key, question, answer },\n  seo{ title, description }\n}': SUPPORT_PAGE_QUERY_RESULT;
-    '*[_type == "privacyPolicy"][0]{\n  title,\n  lastUpdated,\n  sections[]{ _key, heading, body },\n  seo{ title, description }\n}': PRIVACY_POLICY_QUERY_RESULT;
+    '*[_type == "siteSettings"][0]{\n  productName,\n  description,\n  radiusMiles,\n  appStoreUrl,\n  appStoreFallback,\n  playStoreUrl,\n  playStoreFallback,\n  headerLinks[]{ _key, label, href },\n  footerColumns[]{ _key, title, links[]{ _key, label, href } },\n  supportHours,\n  replyTime,\n  chrome,\n  notFound,\n  errorPage,\n  formMessages,\n  fieldNames\n}': SETTINGS_QUERY_RESULT;
+    '*[_type == "landingPage"][0]{\n  hero{ headline, text, appStoreLabel, playStoreLabel, scrollLabel },\n  features{ heading, intro, cards[]{ _key, title, text, icon } },\n  experience{ heading, intro, steps[]{ _key, title, text } },\n  faq{ heading, items[]{ _key, question, answer } },\n  stayUpdated{ heading, text, emailLabel, placeholder, buttonLabel, pendingLabel, successMessage },\n  seo{ title, description }\n}': LANDING_PAGE_QUERY_RESULT;
+    '*[_type == "supportPage"][0]{\n  heading,\n  intro,\n  cards[]{ _key, title, text, modalTitle, requestType },\n  contact{ heading, text, replyTimeLabel, hoursLabel },\n  form,\n  faqHeading,\n  faq[]{ _key, question, answer },\n  seo{ title, description }\n}': SUPPORT_PAGE_QUERY_RESULT;
+    '*[_type == "privacyPolicy"][0]{\n  title,\n  lastUpdated,\n  lastUpdatedLabel,\n  sections[]{ _key, heading, body },\n  seo{ title, description }\n}': PRIVACY_POLICY_QUERY_RESULT;
     '*[_type in $types && !(_id in path("drafts.**"))]': DOCUMENTS_OF_TYPES_QUERY_RESULT;
   }
 }

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 import { parseNdjson } from '@/lib/content/embedded';
 import { markerPath, validateContent } from '@/lib/content/schema-check';
+import { FIELD_NAMES, MESSAGE_CODES } from '@/lib/support/messages';
 
 /**
  * The schema's validation rules, run by Sanity's own engine (lib/content/schema-check.ts) in the
@@ -23,6 +24,13 @@ function seedDocument(id: string): Doc {
   return structuredClone(found);
 }
 
+/** The seed's settings with both store links filled in, which leaves them nothing to warn about. */
+const settingsWithStores = (): Doc => ({
+  ...seedDocument('siteSettings'),
+  appStoreUrl: 'https://apps.apple.com/app/id1',
+  playStoreUrl: 'https://play.google.com/store/apps/details?id=x',
+});
+
 async function validate(document: Doc): Promise<ValidationMarker[]> {
   return validateContent(document);
 }
@@ -39,15 +47,93 @@ describe('the seed dataset', () => {
     expect(seed.map((doc) => doc._id).sort()).toEqual(['landingPage', 'privacyPolicy', 'siteSettings', 'supportPage']);
   });
 
-  it.each(seed.map((doc) => [doc._id, doc] as const))('%s validates with no errors or warnings', async (_id, doc) => {
+  it.each(seed.filter((doc) => doc._id !== 'siteSettings').map((doc) => [doc._id, doc] as const))('%s validates with no errors or warnings', async (_id, doc) => {
     expect(await validate(doc)).toEqual([]);
+  });
+
+  it('siteSettings validates with no errors, and warns only that the store links are empty (they are not known yet)', async () => {
+    const markers = await validate(seedDocument('siteSettings'));
+    expect(errorsOf(markers)).toEqual([]);
+    expect(warningsOf(markers)).toEqual([
+      ['appStoreUrl', 'Without a URL the App Store button is plain text, with the line below instead of a link.'],
+      ['playStoreUrl', 'Without a URL the Play Store button is plain text, with the line below instead of a link.'],
+    ]);
+  });
+
+  it('siteSettings with both store links has no warnings', async () => {
+    expect(await validate(settingsWithStores())).toEqual([]);
   });
 });
 
 const LINK_ERROR = 'Start with /, https:// or mailto:';
 
+type Case = [string, () => Doc, Array<[string, string]>];
+
+/** Deletes `path` (dot-separated) from a copy of the seed document `id`. */
+function without(id: string, path: string): () => Doc {
+  return () => {
+    const doc = seedDocument(id);
+    const keys = path.split('.');
+    const parent = keys.slice(0, -1).reduce((value, key) => value[key], doc);
+    delete parent[keys.at(-1)!];
+    return doc;
+  };
+}
+
+/** Sets `path` (dot-separated) in a copy of the seed document `id`. */
+function withValue(id: string, path: string, value: unknown): () => Doc {
+  return () => {
+    const doc = seedDocument(id);
+    const keys = path.split('.');
+    keys.slice(0, -1).reduce((parent, key) => parent[key], doc)[keys.at(-1)!] = value;
+    return doc;
+  };
+}
+
+/** Every visible text added for issue 13 is required, and a misspelt {token} is an error. */
+function copyCases(): Case[] {
+  const required: Array<[string, string]> = [
+    ['siteSettings', 'appStoreFallback'],
+    ['siteSettings', 'playStoreFallback'],
+    ...['skipLink', 'rightsReserved', 'backHome', 'shareImageAlt'].map((field): [string, string] => ['siteSettings', `chrome.${field}`]),
+    ...['label', 'heading', 'text', 'description', 'homeLink', 'supportLink'].map((field): [string, string] => ['siteSettings', `notFound.${field}`]),
+    ...['label', 'heading', 'text', 'retry', 'homeLink'].map((field): [string, string] => ['siteSettings', `errorPage.${field}`]),
+    ...[...MESSAGE_CODES, 'backToSupport'].map((code): [string, string] => ['siteSettings', `formMessages.${code}`]),
+    ...FIELD_NAMES.map((field): [string, string] => ['siteSettings', `fieldNames.${field}`]),
+    ...['emailLabel', 'subjectLabel', 'messageLabel', 'cancel', 'send', 'sending', 'sent', 'error', 'success'].map((field): [string, string] => ['supportPage', `form.${field}`]),
+    ['landingPage', 'stayUpdated.emailLabel'],
+    ['landingPage', 'stayUpdated.pendingLabel'],
+    ['privacyPolicy', 'lastUpdatedLabel'],
+  ];
+  return [
+    ...required.map(([id, path]): Case => [`${id} without ${path}`, without(id, path), [[path, 'Required']]]),
+    ...(['chrome', 'notFound', 'errorPage', 'formMessages', 'fieldNames'] as const).map((group): Case => [
+      `siteSettings without the ${group} group`,
+      without('siteSettings', group),
+      // Sanity reports each required field of a missing object.
+      Object.keys(seedDocument('siteSettings')[group]).map((field) => [`${group}.${field}`, 'Required']),
+    ]),
+    [
+      'siteSettings with a misspelt token in a message',
+      withValue('siteSettings', 'formMessages.tooLong', '{feild} must be at most {max} characters.'),
+      [['formMessages.tooLong', 'Unknown token {feild}. This text may use {field}, {max}.']],
+    ],
+    [
+      'siteSettings with a token in a message that has none',
+      withValue('siteSettings', 'formMessages.failed', 'Sending {field} failed.'),
+      [['formMessages.failed', 'Unknown token {field}. This text uses no tokens.']],
+    ],
+    [
+      'siteSettings with a store line naming {product}',
+      withValue('siteSettings', 'appStoreFallback', 'Search “{product}” in the App Store'),
+      [['appStoreFallback', 'Unknown token {product}. This text may use {productName}.']],
+    ],
+    ['a button label over 20 characters', withValue('supportPage', 'form.send', 'x'.repeat(21)), [['form.send', 'Must be at most 20 characters long']]],
+  ];
+}
+
 describe('invalid documents get errors', () => {
-  const cases: Array<[string, () => Doc, Array<[string, string]>]> = [
+  const cases: Case[] = [
     [
       'siteSettings without radiusMiles',
       () => {
@@ -128,8 +214,10 @@ describe('invalid documents get errors', () => {
       [
         ['stayUpdated.heading', 'Required'],
         ['stayUpdated.text', 'Required'],
+        ['stayUpdated.emailLabel', 'Required'],
         ['stayUpdated.placeholder', 'Required'],
         ['stayUpdated.buttonLabel', 'Required'],
+        ['stayUpdated.pendingLabel', 'Required'],
         ['stayUpdated.successMessage', 'Required'],
       ],
     ],
@@ -205,6 +293,7 @@ describe('invalid documents get errors', () => {
       },
       [['sections[_key=="k0095"].body[_key=="k0094"].markDefs[_key=="supportlink2"].href', LINK_ERROR]],
     ],
+    ...copyCases(),
   ];
 
   it.each(cases)('%s', async (_case, build, expected) => {
@@ -241,7 +330,7 @@ describe('warnings that do not block publishing', () => {
   });
 
   it('a field the schema does not know', async () => {
-    const markers = await validate({ ...seedDocument('siteSettings'), radiusKm: 5 });
+    const markers = await validate({ ...settingsWithStores(), radiusKm: 5 });
     expect(warningsOf(markers)).toEqual([['radiusKm', "Field 'radiusKm' does not exist on type 'siteSettings'"]]);
   });
 });

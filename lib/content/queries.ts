@@ -11,11 +11,18 @@ export const SETTINGS_QUERY = defineQuery(`*[_type == "siteSettings"][0]{
   description,
   radiusMiles,
   appStoreUrl,
+  appStoreFallback,
   playStoreUrl,
+  playStoreFallback,
   headerLinks[]{ _key, label, href },
   footerColumns[]{ _key, title, links[]{ _key, label, href } },
   supportHours,
-  replyTime
+  replyTime,
+  chrome,
+  notFound,
+  errorPage,
+  formMessages,
+  fieldNames
 }`);
 
 export const LANDING_PAGE_QUERY = defineQuery(`*[_type == "landingPage"][0]{
@@ -23,7 +30,7 @@ export const LANDING_PAGE_QUERY = defineQuery(`*[_type == "landingPage"][0]{
   features{ heading, intro, cards[]{ _key, title, text, icon } },
   experience{ heading, intro, steps[]{ _key, title, text } },
   faq{ heading, items[]{ _key, question, answer } },
-  stayUpdated{ heading, text, placeholder, buttonLabel, successMessage },
+  stayUpdated{ heading, text, emailLabel, placeholder, buttonLabel, pendingLabel, successMessage },
   seo{ title, description }
 }`);
 
@@ -32,6 +39,7 @@ export const SUPPORT_PAGE_QUERY = defineQuery(`*[_type == "supportPage"][0]{
   intro,
   cards[]{ _key, title, text, modalTitle, requestType },
   contact{ heading, text, replyTimeLabel, hoursLabel },
+  form,
   faqHeading,
   faq[]{ _key, question, answer },
   seo{ title, description }
@@ -40,6 +48,7 @@ export const SUPPORT_PAGE_QUERY = defineQuery(`*[_type == "supportPage"][0]{
 export const PRIVACY_POLICY_QUERY = defineQuery(`*[_type == "privacyPolicy"][0]{
   title,
   lastUpdated,
+  lastUpdatedLabel,
   sections[]{ _key, heading, body },
   seo{ title, description }
 }`);

@@ -157,3 +157,19 @@ describe('fillTokens', () => {
     expect(fillTokens('{radius} miles', { radius: 0 })).toBe('0 miles');
   });
 });
+
+describe('fillTokens with several tokens (store lines, form messages)', () => {
+  it('fills each named token and leaves the others as written', () => {
+    expect(fillTokens('{field} must be at most {max} characters.', { field: 'Subject', max: 200 })).toBe('Subject must be at most 200 characters.');
+    expect(fillTokens('Search “{productName}” in the App Store', { productName: 'Hallway' })).toBe('Search “Hallway” in the App Store');
+    expect(fillTokens('{field} and {unknown}', { field: 'Email' })).toBe('Email and {unknown}');
+  });
+
+  it('never takes a value from the object prototype', () => {
+    expect(fillTokens('{constructor} {toString}', {})).toBe('{constructor} {toString}');
+  });
+
+  it('does not fill a token inside a filled value again', () => {
+    expect(fillTokens('{field}', { field: '{max}', max: 5 })).toBe('{max}');
+  });
+});

@@ -3,8 +3,9 @@
  * and again on the server. Limits match the CHECK constraints in supabase/migrations.
  */
 
-export const REQUEST_TYPES = ['issue', 'feedback', 'feature'] as const;
-export type RequestType = (typeof REQUEST_TYPES)[number];
+import { isRequestType, type RequestType } from './request-types';
+
+export type { RequestType };
 
 export const LIMITS = { email: 254, subject: 200, message: 5000 } as const;
 
@@ -53,14 +54,14 @@ export function validateSupportRequest(source: FieldSource): Validated<SupportRe
   const message = field(source, 'message');
   const type = field(source, 'type');
   if (!email || !subject || !message || !type) return { ok: false, message: MESSAGES.empty };
-  if (!(REQUEST_TYPES as readonly string[]).includes(type)) return { ok: false, message: MESSAGES.type };
+  if (!isRequestType(type)) return { ok: false, message: MESSAGES.type };
   if (hasNul(email, subject, message)) return { ok: false, message: MESSAGES.unsupported };
   const problem =
     checkEmail(email) ??
     (length(subject) > LIMITS.subject ? MESSAGES.tooLong('Subject', LIMITS.subject) : null) ??
     (length(message) > LIMITS.message ? MESSAGES.tooLong('Message', LIMITS.message) : null);
   if (problem) return { ok: false, message: problem };
-  return { ok: true, value: { email, subject, message, type: type as RequestType } };
+  return { ok: true, value: { email, subject, message, type } };
 }
 
 export function validateSubscriber(source: FieldSource): Validated<{ email: string }> {

@@ -1,10 +1,6 @@
 import { defineField, defineType } from 'sanity';
 
-export const REQUEST_TYPE_OPTIONS = [
-  { title: 'Issue', value: 'issue' },
-  { title: 'Feedback', value: 'feedback' },
-  { title: 'Feature request', value: 'feature' },
-] as const;
+import { REQUEST_TYPE_TITLES, REQUEST_TYPES } from '@/lib/support/request-types';
 
 export const supportCard = defineType({
   name: 'supportCard',
@@ -24,7 +20,7 @@ export const supportCard = defineType({
       name: 'requestType',
       type: 'string',
       description: 'What the request is stored as.',
-      options: { list: [...REQUEST_TYPE_OPTIONS], layout: 'radio' },
+      options: { list: REQUEST_TYPES.map((value) => ({ title: REQUEST_TYPE_TITLES[value], value })), layout: 'radio' },
       validation: (rule) => rule.required(),
     }),
   ],

@@ -1,5 +1,7 @@
 import { defineArrayMember, defineField, defineType } from 'sanity';
 
+import { copyField } from '../fields';
+
 export const landingPage = defineType({
   name: 'landingPage',
   title: 'Landing page',
@@ -84,8 +86,10 @@ export const landingPage = defineType({
       fields: [
         defineField({ name: 'heading', type: 'string', validation: (rule) => rule.required().max(80) }),
         defineField({ name: 'text', type: 'text', rows: 2, validation: (rule) => rule.required().max(240) }),
+        copyField('emailLabel', { title: 'Email label (screen readers)', max: 60 }),
         defineField({ name: 'placeholder', type: 'string', validation: (rule) => rule.required().max(60) }),
         defineField({ name: 'buttonLabel', type: 'string', validation: (rule) => rule.required().max(30) }),
+        copyField('pendingLabel', { title: 'Button label while subscribing', max: 30 }),
         defineField({ name: 'successMessage', type: 'string', validation: (rule) => rule.required().max(160) }),
       ],
       validation: (rule) => rule.required(),

@@ -1,5 +1,7 @@
 import { defineArrayMember, defineField, defineType } from 'sanity';
 
+import { copyField } from '../fields';
+
 export const PRIVACY_SECTION_COUNT = 7;
 
 /** A policy whose text changed after its stated date misleads readers; warn before publishing. */
@@ -32,6 +34,7 @@ export const privacyPolicy = defineType({
           .warning(),
       ],
     }),
+    copyField('lastUpdatedLabel', { title: '"Last updated" label', description: 'Shown before the date, e.g. "Last updated: November 22, 2026".', max: 40 }),
     defineField({
       name: 'sections',
       type: 'array',

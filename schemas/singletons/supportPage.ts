@@ -1,5 +1,7 @@
 import { defineArrayMember, defineField, defineType } from 'sanity';
 
+import { copyField, copyGroup } from '../fields';
+
 export const supportPage = defineType({
   name: 'supportPage',
   title: 'Support page',
@@ -32,6 +34,17 @@ export const supportPage = defineType({
       ],
       validation: (rule) => rule.required(),
     }),
+    copyGroup('form', 'Request form', 'The form each card opens (its heading is the card\'s "Form title"). Messages are in Site settings.', [
+      copyField('emailLabel', { title: 'Email label', max: 40 }),
+      copyField('subjectLabel', { title: 'Subject label', max: 40 }),
+      copyField('messageLabel', { title: 'Message label', max: 40 }),
+      copyField('cancel', { title: 'Cancel button', max: 20 }),
+      copyField('send', { title: 'Send button', max: 20 }),
+      copyField('sending', { title: 'Send button while sending', max: 20 }),
+      copyField('sent', { title: 'Send button once sent', max: 20 }),
+      copyField('error', { title: 'Send button after a failure', max: 20 }),
+      copyField('success', { title: 'Message once sent', max: 160 }),
+    ]),
     defineField({ name: 'faqHeading', title: 'FAQ heading', type: 'string', validation: (rule) => rule.required().max(80) }),
     defineField({
       name: 'faq',

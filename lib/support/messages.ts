@@ -1,0 +1,61 @@
+import { fillTokens } from '@/lib/content/tokens';
+
+/**
+ * Every message the forms (and the proxy's refusal pages) can show, as a code. Validation, the store
+ * and the actions answer with codes; the words are the editor's, in Site settings → Form messages,
+ * and the UI turns a code into them (`messageText`). Nothing below is visible text.
+ */
+export const MESSAGE_CODES = [
+  'empty',
+  'invalidEmail',
+  'invisibleEmail',
+  'invalidType',
+  'unsupported',
+  'tooLong',
+  'blank',
+  'rateLimited',
+  'siteBusy',
+  'unreadable',
+  'failed',
+  'crossSite',
+  'tooLarge',
+] as const;
+export type MessageCode = (typeof MESSAGE_CODES)[number];
+
+/** The fields a message can name ("{field} must be at most {max} characters."). */
+export const FIELD_NAMES = ['email', 'subject', 'message'] as const;
+export type FieldName = (typeof FIELD_NAMES)[number];
+
+/** A message with what its text fills in: `tooLong` names a field and its limit, `blank` a field. */
+export type FormMessage =
+  | { code: Exclude<MessageCode, 'tooLong' | 'blank'> }
+  | { code: 'tooLong'; field: FieldName; max: number }
+  | { code: 'blank'; field: FieldName };
+
+/** The tokens each message text may use, for the Studio's description and validation. */
+export const MESSAGE_TOKENS: Record<MessageCode, readonly string[]> = {
+  empty: [],
+  invalidEmail: [],
+  invisibleEmail: [],
+  invalidType: [],
+  unsupported: [],
+  tooLong: ['field', 'max'],
+  blank: ['field'],
+  rateLimited: [],
+  siteBusy: [],
+  unreadable: [],
+  failed: [],
+  crossSite: [],
+  tooLarge: [],
+};
+
+/** The words of every code and field name, as the dataset holds them. */
+export type MessageCopy = { messages: Record<MessageCode, string>; fieldNames: Record<FieldName, string> };
+
+/** What a visitor reads for `value`. */
+export function messageText(copy: MessageCopy, value: FormMessage): string {
+  const text = copy.messages[value.code];
+  if (value.code === 'tooLong') return fillTokens(text, { field: copy.fieldNames[value.field], max: value.max });
+  if (value.code === 'blank') return fillTokens(text, { field: copy.fieldNames[value.field] });
+  return text;
+}

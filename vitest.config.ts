@@ -6,7 +6,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const root = path.dirname(fileURLToPath(import.meta.url));
 
 // Unit, SQL and contract tests: they sit beside their modules (plus tests/unit/), run in Node,
-// and never start a browser or the site's server (scripts/ tests run nginx against a scripted app). The browser tests in tests/e2e/ belong to Playwright.
+// and never start a browser or the site's server (tests/unit/nginx.test.ts runs nginx against a scripted app). The browser tests in tests/e2e/ belong to Playwright.
 export default defineConfig({
   resolve: {
     alias: [
@@ -24,7 +24,6 @@ export default defineConfig({
       'studio/**/*.test.ts',
       'supabase/**/*.test.ts',
       'tests/unit/**/*.test.ts',
-      'scripts/**/*.test.ts',
     ],
     exclude: [...configDefaults.exclude, 'tests/e2e/**', '.tools/**', 'bench/**'],
     testTimeout: 60_000,

@@ -37,14 +37,14 @@ import { APP_ROOT } from '../lib/app-root.mjs';
 import { actionSubmissionLoad, getLoad, hasWrk, makeRunDir } from './bench.mjs';
 import { envInt } from './lib/env.mjs';
 import { firstByteMs } from './lib/first-byte.mjs';
-import { findNginx, INSTALL_HINT } from './lib/nginx.mjs';
-import { freePort, sleep, stopAllProcesses, waitForHttp } from './lib/processes.mjs';
+import { findNginx, INSTALL_HINT } from '../deploy/nginx.ts';
+import { freePort, sleep, stopAllProcesses, waitForHttp } from '../deploy/processes.ts';
 import { postWebhook, setSectionText } from './lib/publish.mjs';
 import { alternate, combine } from './lib/rounds.mjs';
-import { startStack } from './lib/stack.mjs';
-import { buildPaths, buildState, copyStandalone, prepareStatic, prerenderedHome, runBuild, startApp } from './lib/standalone.mjs';
+import { startStack } from '../deploy/stack.ts';
+import { buildPaths, buildState, copyStandalone, prepareStatic, prerenderedHome, runBuild, startApp } from '../deploy/standalone.ts';
 import { startStaticNginx } from './lib/static-nginx.mjs';
-import { withStoreCopy } from './lib/store-copy.mjs';
+import { withStoreCopy } from './lib/store.ts';
 import { median, table } from './lib/table.mjs';
 
 const TARGETS = {
@@ -59,8 +59,6 @@ const NO_RATE_LIMIT = {
   RATE_LIMIT_MAX: '1000000000',
   RATE_LIMIT_SITE_MAX: '1000000000',
 };
-/** Where the app keeps its embedded store under DATA_DIR (lib/store). */
-const STORE_SUBDIR = 'pglite';
 const PUBLISH_TIMEOUT_MS = 10_000;
 
 const log = (line) => process.stderr.write(`[bench:stack] ${line}\n`);
@@ -153,7 +151,7 @@ async function submissions(origins, config) {
 
 /** Rows of the store in `dataDir` whose subject starts with one of `prefixes`, read from a copy. */
 function storedRows(dataDir, prefixes) {
-  return withStoreCopy(path.join(dataDir, STORE_SUBDIR), async (db) => {
+  return withStoreCopy(dataDir, async (db) => {
     let rows = 0;
     for (const prefix of prefixes) {
       const result = /** @type {{ rows: { n: number }[] }} */ (

@@ -41,8 +41,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { isDeepStrictEqual } from 'node:util';
 
-import { pageBytes } from './lib/page-bytes.mjs';
-import { freePort, treeRss, waitForHttp } from './lib/processes.mjs';
+import { pageBytes } from './lib/page-bytes.ts';
+import { freePort, treeRss, waitForHttp } from '../deploy/processes.ts';
 
 export { freePort, treeRss };
 

@@ -37,9 +37,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { startAppServer } from '../tests/support/app-server.ts';
 
-import { loadForm, postForm, send } from './lib/form-post.mjs';
 import { hungPhase, killPhase } from './lib/load-faults.mjs';
-import { readPglite, reconcile, run, summarize, visitorFields } from './lib/load-measure.mjs';
+import { getPage, readPglite, reconcile, REQUEST_ROWS, run, submit, summarize, visitorFields } from './lib/load-measure.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const HARNESS = path.join(ROOT, 'tests', 'support', 'postgrest-harness.ts');
@@ -159,22 +158,15 @@ async function startStack() {
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // ---------------------------------------------------------------------------------------------------
-// HTTP, as a browser without JavaScript
-
-async function submit(agent, origin, controls, phase, id, address) {
-  return postForm(agent, origin, controls, visitorFields(phase, id), { address, timeoutMs: TIMEOUT_MS });
-}
-
-// ---------------------------------------------------------------------------------------------------
 // Phases
 
 let sequence = 0;
 const submissionTracker = () => ({ accepted: new Set(), failed: new Set() });
 
-function submitter(agent, origin, controls, phase, tracker) {
-  return async (client) => {
+function submitter(agent, origin, phase, tracker) {
+  return async () => {
     const id = ++sequence;
-    const result = await submit(agent, origin, controls, phase, id, `10.${phase.charCodeAt(0) % 256}.${client >> 8}.${client & 255}`);
+    const result = await submit(agent, origin, visitorFields(phase, id), TIMEOUT_MS);
     if (result.outcome === 'accepted') tracker.accepted.add(id);
     else if (result.outcome === 'failed') tracker.failed.add(id);
     return result;
@@ -186,16 +178,15 @@ async function embeddedPhases(report, failures) {
   const server = await startServer('embedded', { DATA_DIR: dataDir, CONTENT_FILE: path.join(ROOT, 'content', 'production.ndjson') });
   const trackers = { a: submissionTracker(), b: submissionTracker() };
   try {
-    const controls = await loadForm(server.origin);
     // The first write after a start, measured on its own: the store opened while the server started.
-    const first = await submitter(undefined, server.origin, controls, 'w', (trackers.w = submissionTracker()))(0);
+    const first = await submitter(undefined, server.origin, 'w', (trackers.w = submissionTracker()))();
     report.firstWriteMs = Math.round(first.ms);
     log(`first write after a start: ${report.firstWriteMs} ms, ${first.outcome}`);
 
     if (PHASES.has('a')) {
       log(`(a) ${SUBMIT_CLIENTS} clients submitting for ${SECONDS} s`);
       const agent = new http.Agent({ keepAlive: true, maxSockets: SUBMIT_CLIENTS });
-      const samples = await run(SUBMIT_CLIENTS, SECONDS, submitter(agent, server.origin, controls, 'a', trackers.a));
+      const samples = await run(SUBMIT_CLIENTS, SECONDS, submitter(agent, server.origin, 'a', trackers.a));
       agent.destroy();
       report.phases.a = { clients: SUBMIT_CLIENTS, seconds: SECONDS, submit: summarize(samples, SECONDS) };
     }
@@ -204,12 +195,8 @@ async function embeddedPhases(report, failures) {
       const pageAgent = new http.Agent({ keepAlive: true, maxSockets: MIXED_CLIENTS });
       const formAgent = new http.Agent({ keepAlive: true, maxSockets: MIXED_CLIENTS });
       const [pages, submits] = await Promise.all([
-        run(MIXED_CLIENTS, SECONDS, async () => {
-          const answer = await send(pageAgent, `${server.origin}/`);
-          const ok = answer.status === 200 && answer.text.includes('</html>');
-          return { outcome: ok ? 'ok' : `error: ${answer.error ?? `HTTP ${answer.status}`}`, ms: answer.ms };
-        }),
-        run(MIXED_CLIENTS, SECONDS, submitter(formAgent, server.origin, controls, 'b', trackers.b)),
+        run(MIXED_CLIENTS, SECONDS, () => getPage(pageAgent, `${server.origin}/`)),
+        run(MIXED_CLIENTS, SECONDS, submitter(formAgent, server.origin, 'b', trackers.b)),
       ]);
       pageAgent.destroy();
       formAgent.destroy();
@@ -245,9 +232,8 @@ async function faultPhase(report, failures) {
       NEXT_PUBLIC_SUPABASE_URL: stack.url,
       NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: stack.publishableKey,
     });
-    const controls = await loadForm(server.origin);
     const tracker = submissionTracker();
-    const warm = await submitter(undefined, server.origin, controls, 'c', tracker)(0);
+    const warm = await submitter(undefined, server.origin, 'c', tracker)();
     if (warm.outcome !== 'accepted') failures.push(`(c) the hosted server did not accept a request before the fault: ${warm.outcome}`);
 
     log(`(c) ${SUBMIT_CLIENTS} clients submitting for ${SECONDS} s; PostgREST down from ${(SECONDS / 3).toFixed(1)} s to ${((2 * SECONDS) / 3).toFixed(1)} s`);
@@ -267,12 +253,12 @@ async function faultPhase(report, failures) {
     })();
     // A visitor reading pages meanwhile: the server must stay up through the outage.
     const probes = run(1, SECONDS, async () => {
-      const answer = await send(probeAgent, `${server.origin}/`);
+      const answer = await getPage(probeAgent, `${server.origin}/`);
       await sleep(250);
-      return { outcome: answer.status === 200 ? 'ok' : `error: ${answer.error ?? `HTTP ${answer.status}`}`, ms: answer.ms };
+      return answer;
     });
     // The warm-up submission counts too: it is a row in the database.
-    const samples = [{ ...warm, start: 0, at: 0 }, ...(await run(SUBMIT_CLIENTS, SECONDS, submitter(agent, server.origin, controls, 'c', tracker)))];
+    const samples = [{ ...warm, start: 0, at: 0 }, ...(await run(SUBMIT_CLIENTS, SECONDS, submitter(agent, server.origin, 'c', tracker)))];
     const ended = performance.now();
     await faults;
     const pageSamples = await probes;
@@ -290,7 +276,7 @@ async function faultPhase(report, failures) {
       windows[name] = summarize(inWindow, length === null ? null : Math.max(length, 1) / 1000);
     }
     const recovered = samples.filter((sample) => sample.at > events.started && sample.outcome === 'accepted').map((sample) => sample.at).sort((a, b) => a - b)[0];
-    const rows = await stack.query('select id::text, email, subject, message, type, status, created_at::text from public.support_requests');
+    const rows = await stack.query(REQUEST_ROWS);
     const check = reconcile('c', rows, tracker.accepted, tracker.failed);
     report.phases.c = {
       clients: SUBMIT_CLIENTS,

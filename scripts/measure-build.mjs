@@ -26,8 +26,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 
-import { pageBytes } from './lib/page-bytes.mjs';
-import { treeRss } from './lib/processes.mjs';
+import { pageBytes } from './lib/page-bytes.ts';
+import { treeRss } from '../deploy/processes.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const NEXT_BIN = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');

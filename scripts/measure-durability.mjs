@@ -25,8 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { insertAsAnon, openStore } from '../lib/support/pglite-core.mjs';
 import { startAppServer } from '../tests/support/app-server.ts';
 
-import { loadForm, postForm } from './lib/form-post.mjs';
-import { run, summarize, visitorFields } from './lib/load-measure.mjs';
+import { run, submit, summarize, visitorFields } from './lib/load-measure.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPORT = path.join(ROOT, 'bench', 'durability-report.json');
@@ -58,13 +57,10 @@ async function site(fsync) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'durability-site-'));
   const server = await startAppServer({ DATA_DIR: dataDir, STORE_FSYNC: fsync });
   try {
-    const controls = await loadForm(server.origin);
     let id = 0;
-    const first = await postForm(undefined, server.origin, controls, visitorFields('f', ++id));
+    const first = await submit(undefined, server.origin, visitorFields('f', ++id));
     const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
-    const samples = await run(CLIENTS, SECONDS, (client) =>
-      postForm(agent, server.origin, controls, visitorFields('f', ++id), { address: `10.9.0.${client}` }),
-    );
+    const samples = await run(CLIENTS, SECONDS, () => submit(agent, server.origin, visitorFields('f', ++id)));
     agent.destroy();
     return { firstWriteMs: Math.round(first.ms), firstOutcome: first.outcome, submit: summarize(samples, SECONDS) };
   } finally {

@@ -25,9 +25,9 @@ import { APP_ROOT } from '../lib/app-root.mjs';
 import { PUBLIC_PAGES } from '../lib/public-pages.ts';
 import { actionSubmissionLoad, getLoad, hasWrk, makeRunDir } from './bench.mjs';
 import { envInt } from './lib/env.mjs';
-import { freePort, memory, sleep, treeRss } from './lib/processes.mjs';
+import { freePort, memory, sleep, treeRss } from '../deploy/processes.ts';
 import { postWebhook, setSectionText } from './lib/publish.mjs';
-import { startStack } from './lib/stack.mjs';
+import { startStack } from '../deploy/stack.ts';
 import { table } from './lib/table.mjs';
 
 const log = (line) => process.stderr.write(`[stack] ${line}\n`);

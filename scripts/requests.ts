@@ -3,19 +3,18 @@
  * (PGlite under $DATA_DIR/pglite, default .data/pglite). A hosted Supabase project is read in its dashboard.
  *
  * A running server keeps that directory open, and PGlite is a single-process database: opening it
- * a second time could corrupt it. So this opens a throwaway copy (scripts/lib/store-copy.mjs).
+ * a second time could corrupt it. So this opens a throwaway copy (scripts/lib/store.ts).
  * Plain `node` runs this file (type stripping): packages, node: and relative imports, no "@/" alias.
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 
 import { appPath } from '../lib/app-root.mjs';
-import { withStoreCopy } from './lib/store-copy.mjs';
+import { storeDir, withStoreCopy } from './lib/store.ts';
 
 const LIMIT = 20;
 // As lib/env/server.ts dataDir(), which is server-only and so not importable here.
 const dataDir = process.env.DATA_DIR?.trim() ? path.resolve(process.env.DATA_DIR.trim()) : appPath('.data');
-const storeDir = path.join(dataDir, 'pglite');
 
 const clip = (text: unknown, max: number) => {
   const flat = String(text).replace(/\s+/g, ' ');
@@ -23,18 +22,18 @@ const clip = (text: unknown, max: number) => {
 };
 
 async function main() {
-  if (!(await stat(storeDir).catch(() => null))?.isDirectory()) {
-    console.log(`No embedded store at ${storeDir} yet: nothing has been submitted.`);
+  if (!(await stat(storeDir(dataDir)).catch(() => null))?.isDirectory()) {
+    console.log(`No embedded store at ${storeDir(dataDir)} yet: nothing has been submitted.`);
     return;
   }
-  await withStoreCopy(storeDir, async (db) => {
+  await withStoreCopy(dataDir, async (db) => {
     const hasTables = await db.query<{ found: boolean }>("select to_regclass('public.support_requests') is not null as found");
     if (!hasTables.rows[0]?.found) return console.log('The store has no tables yet: nothing has been submitted.');
 
     const requests = await db.query<Record<string, unknown>>(
       `select created_at, type, status, email, subject, message from public.support_requests order by created_at desc limit ${LIMIT}`,
     );
-    console.log(`Support requests (newest ${LIMIT}, ${storeDir}):`);
+    console.log(`Support requests (newest ${LIMIT}, ${storeDir(dataDir)}):`);
     if (requests.rows.length === 0) console.log('  none');
     else
       console.table(

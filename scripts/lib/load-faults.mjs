@@ -14,8 +14,7 @@ import path from 'node:path';
 import { freePort } from '../../tests/support/postgrest-harness.ts';
 import { startAppServer } from '../../tests/support/app-server.ts';
 
-import { loadForm, postForm } from './form-post.mjs';
-import { readPglite, reconcile, summarize, visitorFields } from './load-measure.mjs';
+import { readPglite, reconcile, REQUEST_ROWS, submit, summarize, visitorFields } from './load-measure.mjs';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** A visitor's pause before sending a failed form again. */
@@ -30,20 +29,17 @@ export const HUNG_SECONDS = 20;
  * `clients` visitors until `until()` (performance.now()): each sends a new submission, and one that was
  * not accepted again after a pause, until accepted or `until() + RETRY_GRACE_MS`. Returns every attempt.
  */
-async function visitors({ clients, until, origin, controls, phase, tracker, timeoutMs }) {
+async function visitors({ clients, until, origin, phase, tracker, timeoutMs }) {
   const samples = [];
   let sequence = 0;
   const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
   await Promise.all(
-    Array.from({ length: clients }, async (_, client) => {
+    Array.from({ length: clients }, async () => {
       while (performance.now() < until()) {
         const id = ++sequence;
         for (let attempt = 1; ; attempt += 1) {
           const start = performance.now();
-          const result = await postForm(agent, origin(), controls, visitorFields(phase, id), {
-            address: `10.${phase.charCodeAt(0) % 256}.${client >> 8}.${client & 255}`,
-            timeoutMs,
-          });
+          const result = await submit(agent, origin(), visitorFields(phase, id), timeoutMs);
           samples.push({ ...result, id, attempt, start, at: performance.now() });
           if (result.outcome === 'accepted') {
             tracker.accepted.add(id);
@@ -80,7 +76,6 @@ export async function hungPhase({ startStack, clients, seconds, timeoutMs, log, 
   let server;
   try {
     server = await startAppServer({ DATA_DIR: dataDir, NEXT_PUBLIC_SUPABASE_URL: stack.url, NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: stack.publishableKey });
-    const controls = await loadForm(server.origin);
     const tracker = newTracker();
     const third = (seconds * 1000) / 3;
     const total = 2 * third + HUNG_SECONDS * 1000;
@@ -96,11 +91,11 @@ export async function hungPhase({ startStack, clients, seconds, timeoutMs, log, 
       events.resumedAt = performance.now();
     })();
     const origin = server.origin;
-    const samples = await visitors({ clients, until: () => started + total, origin: () => origin, controls, phase: 'd', tracker, timeoutMs });
+    const samples = await visitors({ clients, until: () => started + total, origin: () => origin, phase: 'd', tracker, timeoutMs });
     await fault;
     const ended = performance.now();
 
-    const rows = await stack.query('select id::text, email, subject, message, type, status, created_at::text from public.support_requests');
+    const rows = await stack.query(REQUEST_ROWS);
     const check = reconcile('d', rows, tracker.accepted, tracker.failed);
     const whileHung = samples.filter((sample) => sample.start >= events.pausedAt && sample.at <= events.resumedAt);
     // What any answer costs on this machine under this load (rendering the page), before the fault.
@@ -140,7 +135,6 @@ export async function killPhase({ clients, seconds, timeoutMs, log, report, fail
   const port = await freePort();
   let server = await startAppServer({ DATA_DIR: dataDir }, { port });
   try {
-    const controls = await loadForm(server.origin);
     const tracker = newTracker();
     log(`(e) ${clients} clients for ${seconds} s; the server killed with SIGKILL at ${(seconds / 2).toFixed(1)} s and started again`);
     const started = performance.now();
@@ -155,7 +149,7 @@ export async function killPhase({ clients, seconds, timeoutMs, log, report, fail
     const origin = server.origin;
     // Visitors keep coming for half the run after the restart, however long the restart takes.
     const until = () => (events.readyAt ? Math.max(started + seconds * 1000, events.readyAt + (seconds * 1000) / 2) : Number.POSITIVE_INFINITY);
-    const samples = await visitors({ clients, until, origin: () => origin, controls, phase: 'e', tracker, timeoutMs });
+    const samples = await visitors({ clients, until, origin: () => origin, phase: 'e', tracker, timeoutMs });
     await fault;
     const ended = performance.now();
     await server.stop();

@@ -1,10 +1,33 @@
 // What npm run load (scripts/load.mjs) measures and checks: request samples, their summary, and the
 // stored rows reconciled with what visitors were told (lost = acknowledged but not stored; doubled =
 // stored more than once).
-import { existsSync } from 'node:fs';
-import path from 'node:path';
+import http from 'node:http';
 
-import { PGlite } from '@electric-sql/pglite';
+import { outcome, postForm } from './forms.ts';
+import { readStore } from './store.ts';
+
+/** One support request as a browser without JavaScript sends it: { outcome, ms }, never throws. */
+export async function submit(agent, origin, fields, timeoutMs) {
+  const answer = await postForm(origin, 'support', fields, { agent, timeoutMs });
+  return { outcome: outcome(answer), ms: answer.ms };
+}
+
+/** GET `url` on `agent`: { outcome: 'ok' | 'error: …', ms }, never throws. */
+export async function getPage(agent, url) {
+  const started = performance.now();
+  const status = await new Promise((resolve) =>
+    http
+      .get(url, { agent }, (response) => {
+        let html = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk) => (html += chunk));
+        response.on('end', () => resolve(response.statusCode === 200 && html.includes('</html>') ? 'ok' : `HTTP ${response.statusCode}`));
+        response.on('error', (error) => resolve(error.code ?? error.message));
+      })
+      .on('error', (error) => resolve(error.code ?? error.message)),
+  );
+  return { outcome: status === 'ok' ? 'ok' : `error: ${status}`, ms: performance.now() - started };
+}
 
 /** The visitor's fields for submission `id` of `phase`: every stored row can be checked against them. */
 export const visitorFields = (phase, id) => ({
@@ -81,13 +104,7 @@ export function reconcile(phase, rows, accepted, failed) {
   };
 }
 
-export async function readPglite(dataDir) {
-  const dir = path.join(dataDir, 'pglite');
-  if (!existsSync(dir)) return [];
-  const db = await PGlite.create(dir);
-  try {
-    return (await db.query('select id::text, email, subject, message, type, status, created_at::text from public.support_requests')).rows;
-  } finally {
-    await db.close();
-  }
-}
+/** The columns reconcile compares. */
+export const REQUEST_ROWS = 'select id::text, email, subject, message, type, status, created_at::text from public.support_requests';
+
+export const readPglite = (dataDir) => readStore(dataDir, REQUEST_ROWS);

@@ -6,8 +6,8 @@
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-import { brotliBlocks, brotliModules, startNginx } from './nginx.mjs';
-import { waitForHttp } from './processes.mjs';
+import { brotliBlocks, brotliModules, startNginx } from '../../deploy/nginx.ts';
+import { waitForHttp } from '../../deploy/processes.ts';
 
 /**
  * Serves `htmlFile` at `/` on 127.0.0.1:port, from a copy under `runDir`.

@@ -3,7 +3,7 @@ import path from 'node:path';
 
 import { expect, test, type Response } from '@playwright/test';
 
-import { pageAssets, pageBytes } from '../../scripts/lib/page-bytes.mjs';
+import { pageAssets, pageBytes } from '../../scripts/lib/page-bytes.ts';
 
 /**
  * JavaScript budgets of the public pages:

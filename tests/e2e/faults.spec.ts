@@ -8,7 +8,7 @@ import { expect, test } from '@playwright/test';
 
 import { GENERIC_FAILURE, REQUEST_SENT } from '../../lib/support/form-state.ts';
 import { SUBMISSION_KEY_FIELD } from '../../lib/support/validation.ts';
-import { loadForm, postForm } from '../../scripts/lib/form-post.mjs';
+import { outcome, postForm } from '../../scripts/lib/forms.ts';
 import { launchAppServer, startAppServer, type AppServer, type Exit } from '../support/app-server.ts';
 import { startSupabaseStack, type SupabaseStack } from '../support/postgrest-harness.ts';
 
@@ -86,7 +86,7 @@ test.describe('a hosted backend that hangs', () => {
     });
     // A server that has served before: the deadline is the store's, not the first action's cold start.
     const warmUp = { email: 'warm.up@example.com', subject: unique('Before the hang'), message: 'The backend answers.' };
-    expect((await postForm(undefined, server.origin, await loadForm(server.origin), warmUp)).outcome).toBe('accepted');
+    expect(outcome(await postForm(server.origin, 'support', warmUp))).toBe('accepted');
   });
 
   test.afterAll(async () => {
@@ -167,7 +167,7 @@ test.describe('one store, one writer', () => {
     const first = await startAppServer({ DATA_DIR: dataDir });
     servers.push(first);
     const values = { email: 'first.server@example.com', subject: unique('Through the first server'), message: 'Stored before the second start.' };
-    expect((await postForm(undefined, first.origin, await loadForm(first.origin), values)).outcome).toBe('accepted');
+    expect(outcome(await postForm(first.origin, 'support', values))).toBe('accepted');
     const store = path.join(dataDir, 'pglite');
     const before = await fingerprint(store);
 
@@ -181,9 +181,9 @@ test.describe('one store, one writer', () => {
 
     expect(first.running()).toBe(true);
     const again = { ...values, subject: unique('Still through the first server') };
-    expect((await postForm(undefined, first.origin, await loadForm(first.origin), again)).outcome).toBe('accepted');
+    expect(outcome(await postForm(first.origin, 'support', again))).toBe('accepted');
 
-    const requests = spawnSync(process.execPath, ['--experimental-strip-types', 'scripts/requests.ts'], {
+    const requests = spawnSync(process.execPath, ['scripts/requests.ts'], {
       env: { ...process.env, DATA_DIR: dataDir },
       encoding: 'utf8',
     });
@@ -206,7 +206,6 @@ test.describe('a server killed with SIGKILL', () => {
     const CLIENTS = 20;
     dataDir = await tempDir('killed');
     server = await startAppServer({ DATA_DIR: dataDir });
-    const controls = await loadForm(server.origin);
     const fields = (id: number) => ({
       email: `killed.${id}@example.com`,
       subject: `Killed run #${id}`,
@@ -221,8 +220,7 @@ test.describe('a server killed with SIGKILL', () => {
     const clients = Array.from({ length: CLIENTS }, async () => {
       while (!killed) {
         const id = ++sent;
-        const { outcome } = await postForm(undefined, origin, controls, fields(id));
-        if (outcome === 'accepted') acknowledged.add(id);
+        if (outcome(await postForm(origin, 'support', fields(id))) === 'accepted') acknowledged.add(id);
         else unanswered.push(id);
       }
     });
@@ -235,11 +233,9 @@ test.describe('a server killed with SIGKILL', () => {
 
     // The lock of the killed process is stale: the restart takes it over and opens the store unrepaired.
     server = await startAppServer({ DATA_DIR: dataDir });
-    const restartedControls = await loadForm(server.origin);
     // Each visitor who got no answer sends the same form again, as they would.
     for (const id of unanswered) {
-      const { outcome } = await postForm(undefined, server.origin, restartedControls, fields(id));
-      expect(outcome, `resubmission of #${id}`).toBe('accepted');
+      expect(outcome(await postForm(server.origin, 'support', fields(id))), `resubmission of #${id}`).toBe('accepted');
       acknowledged.add(id);
     }
     await server.stop();

@@ -5,8 +5,8 @@ import { expect, test } from '@playwright/test';
 import { MAX_BODY_BYTES } from '../../lib/http/read-body';
 import { REFUSALS, type Refusal } from '../../lib/http/refusal-page';
 import { LIMITS, MESSAGES as VALIDATION } from '../../lib/support/validation';
-import { readEmbedded } from '../support/embedded-store';
-import { attribute, decodeEntities } from '../support/forms';
+import { readStore } from '../../scripts/lib/store.ts';
+import { attribute, decodeEntities } from '../../scripts/lib/forms.ts';
 
 /**
  * Hostile input against the two form actions (support request, subscribe), sent over HTTP the way a
@@ -35,7 +35,7 @@ const MESSAGES = {
 
 type Row = Record<string, string>;
 
-const readRows = <T = Row>(sql: string, params: unknown[] = []) => readEmbedded<T>(DATA_DIR, sql, params);
+const readRows = <T = Row>(sql: string, params: unknown[] = []) => readStore<T>(DATA_DIR, sql, params);
 
 type Table = 'support_requests' | 'newsletter_subscribers';
 const COLUMNS: Record<Table, string> = {

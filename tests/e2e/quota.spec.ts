@@ -3,8 +3,8 @@ import { expect, test } from '@playwright/test';
 import { RATE_LIMITED, SITE_BUSY } from '@/lib/support/form-state';
 
 import { E2E_SERVERS } from '../support/e2e-servers';
-import { readEmbedded } from '../support/embedded-store';
-import { postForm, type FormAnswer } from '../support/forms';
+import { readStore } from '../../scripts/lib/store.ts';
+import { postForm, type FormAnswer } from '../../scripts/lib/forms.ts';
 
 /**
  * The submission quotas on the strict server (3 per client address, 10 for the whole site, per window;
@@ -18,7 +18,7 @@ const SITE = Number(env.RATE_LIMIT_SITE_MAX);
 const RUN = Date.now().toString(36);
 
 const storedRows = async () =>
-  (await readEmbedded<{ n: number }>(dataDir, 'select (select count(*) from support_requests)::int + (select count(*) from newsletter_subscribers)::int as n'))[0]?.n ?? 0;
+  (await readStore<{ n: number }>(dataDir, 'select (select count(*) from support_requests)::int + (select count(*) from newsletter_subscribers)::int as n'))[0]?.n ?? 0;
 
 const request = (subject: string) => ({ email: 'quota@example.com', subject, message: 'Counting toward the quota.' });
 const accepted = (answers: FormAnswer[]) => answers.filter((answer) => answer.statusText === 'Thanks! Your request has been sent.').length;

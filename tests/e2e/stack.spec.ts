@@ -7,13 +7,13 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 
 import { PUBLIC_PAGES } from '../../lib/public-pages';
-import { freePort, memory, sleep } from '../../scripts/lib/processes.mjs';
-import { STATE_FILE, type StackState } from '../../scripts/lib/stack.mjs';
-import { withStoreCopy } from '../../scripts/lib/store-copy.mjs';
+import { freePort, memory, sleep } from '../../deploy/processes.ts';
+import { STATE_FILE, type StackState } from '../../deploy/stack.ts';
+import { readStore } from '../../scripts/lib/store.ts';
 import { editDocument, postWebhook, SEED_FILE, WEBHOOK_SECRET } from './support/dataset';
 
 /**
- * The deployed shape, smoke-tested: `npm run serve:prod` (scripts/serve-prod.mjs, on the build npm test
+ * The deployed shape, smoke-tested: `npm run serve:prod` (deploy/serve-prod.ts, on the build npm test
  * made) started from a directory outside the repo, with its own store and dataset copy; then pages,
  * a submission, a publish and an outage, all through nginx, as a visitor and an editor meet them.
  */
@@ -75,7 +75,7 @@ test.beforeAll(async () => {
   };
   // As if typed in `work`, not through npm in the repo.
   delete env.INIT_CWD;
-  serve = spawn(process.execPath, [path.join(ROOT, 'scripts', 'serve-prod.mjs'), '--no-build'], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  serve = spawn(process.execPath, [path.join(ROOT, 'deploy', 'serve-prod.ts'), '--no-build'], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
   serve.stdout!.on('data', (chunk) => (output += chunk));
   serve.stderr!.on('data', (chunk) => (output += chunk));
   exited = new Promise((resolve) => serve.once('exit', (code) => resolve(code)));
@@ -133,9 +133,7 @@ test('a support request sent from the page through nginx is stored', async ({ pa
   await dialog.locator('button[type="submit"]').click();
   await expect(dialog.locator('button[type="submit"]')).toHaveText('Sent!', { timeout: 100_000 });
 
-  const rows = await withStoreCopy(path.join(dataDir, 'pglite'), async (db) =>
-    (await db.query<{ email: string; type: string }>('select email, type from public.support_requests where subject = $1', [subject])).rows,
-  );
+  const rows = await readStore<{ email: string; type: string }>(dataDir, 'select email, type from public.support_requests where subject = $1', [subject]);
   expect(rows).toEqual([{ email: 'stack@example.com', type: 'feedback' }]);
 });
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 
 import { expect, test, type Locator, type Page } from '@playwright/test';
 
-import { withStoreCopy } from '../../scripts/lib/store-copy.mjs';
+import { readStore } from '../../scripts/lib/store.ts';
 import { startAppServer, type AppServer } from '../support/app-server.ts';
 import { startSupabaseStack, type SupabaseStack } from '../support/postgrest-harness.ts';
 
@@ -35,11 +35,7 @@ const SUBSCRIBED = "Thanks! You're on the list.";
 type StoredRequest = { email: string; subject: string; message: string; type: string; status: string };
 
 /** Reads the embedded store the server owns, from a copy (its open database is never touched). */
-async function readEmbedded<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-  const source = path.join(DATA_DIR, 'pglite');
-  if (!existsSync(source)) return [];
-  return withStoreCopy(source, async (db) => (await db.query<T>(sql, params)).rows);
-}
+const readEmbedded = <T,>(sql: string, params: unknown[] = []) => readStore<T>(DATA_DIR, sql, params);
 
 const requestsWithSubject = (subject: string) =>
   readEmbedded<StoredRequest>('select email, subject, message, type, status from public.support_requests where subject = $1', [subject]);

@@ -1,23 +1,24 @@
 /**
- * Child processes, ports and memory for the scripts (serve:prod, the bench, the stack's tests).
+ * Child processes, ports and memory: the stack (serve:prod) and every measuring script and test.
  *
- * Each child runs in its own process group: a stop reaches everything it started (nginx's workers),
- * and Ctrl-C in a terminal reaches only the script, which then stops its children in its own order.
+ * Each child runs in its own process group: a stop reaches everything it started (nginx's workers,
+ * Next's build workers), and Ctrl-C in a terminal reaches only the script, which then stops its
+ * children in its own order.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 
-export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** A port on 127.0.0.1 that nothing listens on right now (the OS picks it). */
-export function freePort() {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
+      const { port } = server.address() as net.AddressInfo;
       server.close(() => resolve(port));
     });
   });
@@ -26,36 +27,38 @@ export function freePort() {
 /** How much of a child's output is kept for error messages. */
 const OUTPUT_TAIL = 20_000;
 
+export type Exit = { code: number | null; signal: NodeJS.Signals | null };
+type StartOptions = { cwd?: string; env?: NodeJS.ProcessEnv; forward?: (line: string) => void };
+
 /** Every child started and not yet exited, for stopAllProcesses. */
-const live = new Set();
+const live = new Set<Child>();
 let closed = false;
 
-/**
- * Stops every child this process started (on Ctrl-C before a script has its own handles on them);
- * no child starts afterwards.
- */
-export async function stopAllProcesses() {
+/** Stops every child this process started (on Ctrl-C or an error); no child starts afterwards. */
+export async function stopAllProcesses(): Promise<void> {
   closed = true;
   await Promise.all([...live].map((child) => child.stop()));
+}
+
+/** Ctrl-C and SIGTERM stop every child, run `cleanup`, then exit 130: for a script's main. */
+export function stopOnSignals(cleanup: () => Promise<unknown> = async () => {}): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => void stopAllProcesses().then(cleanup).finally(() => process.exit(130)));
+  }
 }
 
 /**
  * Starts `command` in its own process group. `forward` receives each line of its output (to print it
  * with a prefix); the last 20 KB are kept for error messages either way.
- *
- * @param {string} name
- * @param {string} command
- * @param {string[]} args
- * @param {{ cwd?: string, env?: NodeJS.ProcessEnv, forward?: (line: string) => void }} [options]
  */
-export function startProcess(name, command, args, { cwd, env, forward } = {}) {
+export function startProcess(name: string, command: string, args: string[], { cwd, env, forward }: StartOptions = {}) {
   if (closed) throw new Error(`not starting ${name}: stopping`);
   const child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let tail = '';
   const pending = { stdout: '', stderr: '' };
-  for (const stream of /** @type {const} */ (['stdout', 'stderr'])) {
+  for (const stream of ['stdout', 'stderr'] as const) {
     child[stream].setEncoding('utf8');
-    child[stream].on('data', (chunk) => {
+    child[stream].on('data', (chunk: string) => {
       tail = (tail + chunk).slice(-OUTPUT_TAIL);
       if (!forward) return;
       const lines = (pending[stream] + chunk).split('\n');
@@ -63,8 +66,7 @@ export function startProcess(name, command, args, { cwd, env, forward } = {}) {
       for (const line of lines) forward(line);
     });
   }
-  /** @type {Promise<{ code: number | null, signal: NodeJS.Signals | null }>} */
-  const exited = new Promise((resolve) => {
+  const exited = new Promise<Exit>((resolve) => {
     child.once('error', (error) => {
       tail += `\n${error.message}`;
       resolve({ code: null, signal: null });
@@ -72,14 +74,13 @@ export function startProcess(name, command, args, { cwd, env, forward } = {}) {
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });
   const running = () => child.exitCode === null && child.signalCode === null && child.pid !== undefined;
-  const signalGroup = (signal) => {
+  const signalGroup = (signal: NodeJS.Signals) => {
     try {
-      process.kill(-(/** @type {number} */ (child.pid)), signal);
+      process.kill(-child.pid!, signal);
     } catch {
       // Already gone.
     }
   };
-
   const handle = {
     name,
     pid: child.pid,
@@ -91,7 +92,7 @@ export function startProcess(name, command, args, { cwd, env, forward } = {}) {
      * Stops the whole group: `signal` first (a process stopped with SIGSTOP is continued so that it
      * can act on it), SIGKILL after `graceMs`. Resolves once the leader has exited.
      */
-    async stop({ signal = /** @type {NodeJS.Signals} */ ('SIGTERM'), graceMs = 10_000 } = {}) {
+    async stop({ signal = 'SIGTERM', graceMs = 10_000 }: { signal?: NodeJS.Signals; graceMs?: number } = {}): Promise<Exit> {
       if (!running()) return exited;
       signalGroup(signal);
       signalGroup('SIGCONT');
@@ -106,31 +107,24 @@ export function startProcess(name, command, args, { cwd, env, forward } = {}) {
   return handle;
 }
 
-/** @typedef {ReturnType<typeof startProcess>} Child */
+export type Child = ReturnType<typeof startProcess>;
+
+type WaitOptions = { child?: Pick<Child, 'name' | 'running' | 'output'>; timeoutMs?: number; ready?: () => boolean };
 
 /**
  * Polls `url` until it answers below 500, failing early when `child` exits and after `timeoutMs`.
  * `ready()` must hold too: an answer alone may come from another server that had the port first.
- *
- * @param {string} url
- * @param {{ child?: Pick<Child, 'name' | 'running' | 'output'>, timeoutMs?: number, ready?: () => boolean }} [options]
  */
-export async function waitForHttp(url, { child, timeoutMs = 60_000, ready = () => true } = {}) {
+export async function waitForHttp(url: string, { child, timeoutMs = 60_000, ready = () => true }: WaitOptions = {}): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child && !child.running()) {
-      throw new Error(`${child.name} exited before answering ${url}:\n${child.output().trim()}`);
-    }
-    if (!ready()) {
-      await sleep(100);
-      continue;
-    }
-    try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
-      await response.arrayBuffer();
-      if (response.status < 500) return;
-    } catch {
-      // Not listening yet.
+    if (child && !child.running()) throw new Error(`${child.name} exited before answering ${url}:\n${child.output().trim()}`);
+    if (ready()) {
+      const status = await fetch(url, { signal: AbortSignal.timeout(5000) }).then(
+        async (response) => (await response.arrayBuffer(), response.status),
+        () => 599,
+      );
+      if (status < 500) return;
     }
     await sleep(200);
   }
@@ -138,42 +132,39 @@ export async function waitForHttp(url, { child, timeoutMs = 60_000, ready = () =
 }
 
 /** Resident memory of one process now and at its peak, in bytes (Linux /proc). */
-export function memory(pid) {
+export function memory(pid: number) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
   return { rssBytes: kib('VmRSS'), peakRssBytes: kib('VmHWM') };
 }
 
-const PAGE_SIZE = (() => {
-  try {
-    return Number(execFileSync('getconf', ['PAGESIZE'], { encoding: 'utf8' }).trim()) || 4096;
-  } catch {
-    return 4096;
-  }
-})();
-
-/** Resident memory of a process and all its descendants, in bytes (Linux /proc): the sum and the largest one. */
-export function treeRss(rootPid) {
-  const parent = new Map();
-  const rss = new Map();
+/** Every process's parent and resident bytes (Linux /proc: stat counts pages, 4 KiB on x86-64 and arm64 Debian). */
+function processTable() {
+  const parent = new Map<number, number>();
+  const rss = new Map<number, number>();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      // Fields after "(comm)": state ppid ... rss is field 24 overall, index 21 here.
+      // Fields after "(comm)": state ppid ...; rss is field 24 overall, index 21 here.
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       parent.set(Number(name), Number(fields[1]));
-      rss.set(Number(name), Number(fields[21]) * PAGE_SIZE);
+      rss.set(Number(name), Number(fields[21]) * 4096);
     } catch {
       // The process ended while we looked.
     }
   }
+  return { parent, rss };
+}
+
+/** Resident memory of a process and all its descendants, in bytes: the sum and the largest one. */
+export function treeRss(rootPid: number) {
+  const { parent, rss } = processTable();
   let total = 0;
   let largest = 0;
   const queue = [rootPid];
-  const seen = new Set();
-  while (queue.length) {
-    const pid = queue.pop();
+  const seen = new Set<number>();
+  for (let pid = queue.pop(); pid !== undefined; pid = queue.pop()) {
     if (seen.has(pid)) continue;
     seen.add(pid);
     total += rss.get(pid) ?? 0;

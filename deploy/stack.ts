@@ -9,12 +9,23 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-import { findNginx, INSTALL_HINT, startNginx, writeConfig } from './nginx.mjs';
-import { freePort, sleep, waitForHttp } from './processes.mjs';
-import { buildPaths, buildState, prepareStatic, runBuild, startApp } from './standalone.mjs';
+import { findNginx, INSTALL_HINT, startNginx, writeConfig } from './nginx.ts';
+import { freePort, sleep, waitForHttp, type Child } from './processes.ts';
+import { buildPaths, buildState, prepareStatic, runBuild, startApp, type BuildPaths } from './standalone.ts';
 
 /** The file a running stack describes itself in (URLs, process ids), inside its run directory. */
 export const STATE_FILE = 'stack.json';
+
+/** What STATE_FILE holds while the stack runs (rewritten when the app restarts). */
+export type StackState = {
+  /** nginx's address: the site. */
+  url: string;
+  /** serve:prod's own process. */
+  pid: number;
+  app: { origin: string; pid?: number };
+  nginx: { pid?: number };
+  runDir: string;
+};
 
 /** An error whose message is the whole story (no stack trace needed). */
 export class StackError extends Error {}
@@ -22,7 +33,7 @@ export class StackError extends Error {}
 /** Restarts wait 1 s, then twice as long each time, up to 30 s; an app that ran a minute starts at 1 s again. */
 const RESTART_DELAY = { firstMs: 1000, maxMs: 30_000, healthyAfterMs: 60_000 };
 
-const alive = (pid, name) => {
+const alive = (pid: number, name: string) => {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(name);
   } catch {
@@ -30,20 +41,25 @@ const alive = (pid, name) => {
   }
 };
 
-/**
- * @param {{
- *   port: number,                 nginx listens on 127.0.0.1:port
- *   appPort?: number,             the app's loopback port (default: one the OS picks)
- *   runDir: string,               nginx's prefix, config, cache and temp files, and the state file
- *   env: NodeJS.ProcessEnv,       the app's environment (DATA_DIR and CONTENT_FILE absolute: the
- *                                 standalone server changes into its own folder)
- *   build?: 'auto' | 'never' | 'always',   auto: build when missing or older than the sources
- *   log: (line: string) => void,
- *   forward?: (name: string, line: string) => void,   the app's and nginx's output, line by line
- *   paths?: import('./standalone.mjs').BuildPaths,   the build to serve (default: NEXT_DIST_DIR's)
- * }} options
- */
-export async function startStack({ port, appPort, runDir, env, build = 'auto', log, forward, paths = buildPaths(env.NEXT_DIST_DIR || undefined) }) {
+type StackOptions = {
+  /** nginx listens on 127.0.0.1:port */
+  port: number;
+  /** the app's loopback port (default: one the OS picks) */
+  appPort?: number;
+  /** nginx's prefix, config, cache and temp files, and the state file */
+  runDir: string;
+  /** the app's environment (DATA_DIR and CONTENT_FILE absolute: the standalone server changes into its own folder) */
+  env: NodeJS.ProcessEnv;
+  /** auto: build when missing or older than the sources */
+  build?: 'auto' | 'never' | 'always';
+  log: (line: string) => void;
+  /** the app's and nginx's output, line by line */
+  forward?: (name: string, line: string) => void;
+  /** the build to serve (default: NEXT_DIST_DIR's) */
+  paths?: BuildPaths;
+};
+
+export async function startStack({ port, appPort, runDir, env, build = 'auto', log, forward, paths = buildPaths(env.NEXT_DIST_DIR || undefined) }: StackOptions) {
   const bin = findNginx(env);
   if (!bin) throw new StackError(`nginx was not found${env.NGINX_BIN ? ` at NGINX_BIN=${env.NGINX_BIN}` : ''}: ${INSTALL_HINT}`);
   const earlier = Number(existsSync(path.join(runDir, 'nginx.pid')) && readFileSync(path.join(runDir, 'nginx.pid'), 'utf8').trim());
@@ -80,13 +96,12 @@ export async function startStack({ port, appPort, runDir, env, build = 'auto', l
     CACHE_REFRESH_SECRET: refreshSecret,
   };
 
-  /** @type {ReturnType<typeof startApp> | undefined} */
-  let app;
+  let app: Child | undefined;
   let stopping = false;
   // Written aside and renamed into place: a reader never sees half a file.
   const writeState = async () => {
     const file = path.join(runDir, STATE_FILE);
-    const state = { url, pid: process.pid, app: { origin: appOrigin, pid: app?.pid }, nginx: { pid: nginx?.pid }, runDir };
+    const state: StackState = { url, pid: process.pid, app: { origin: appOrigin, pid: app?.pid }, nginx: { pid: nginx?.pid }, runDir };
     await writeFile(`${file}.tmp`, JSON.stringify(state, null, 2) + '\n');
     await rename(`${file}.tmp`, file);
   };
@@ -104,8 +119,7 @@ export async function startStack({ port, appPort, runDir, env, build = 'auto', l
 
   // The app first, so that nginx's first requests find it up.
   await launchApp();
-  /** @type {ReturnType<typeof startNginx> | undefined} */
-  let nginx;
+  let nginx: Child | undefined;
   try {
     nginx = startNginx({ bin, runDir, config, forward: (line) => forward?.('nginx', line) });
     // Through nginx to the app: this also puts / in the cache.
@@ -121,7 +135,7 @@ export async function startStack({ port, appPort, runDir, env, build = 'auto', l
     let delay = RESTART_DELAY.firstMs;
     while (!stopping) {
       const startedAt = Date.now();
-      const { code, signal } = await /** @type {NonNullable<typeof app>} */ (app).exited;
+      const { code, signal } = await app!.exited;
       if (stopping) return;
       if (Date.now() - startedAt > RESTART_DELAY.healthyAfterMs) delay = RESTART_DELAY.firstMs;
       log(`the app exited (${signal ?? `exit code ${code}`}); nginx serves the cached pages; starting it again in ${delay / 1000} s`);
@@ -133,7 +147,7 @@ export async function startStack({ port, appPort, runDir, env, build = 'auto', l
         await writeState();
         log(`the app is back (pid ${app?.pid})`);
       } catch (error) {
-        log(`the app did not start: ${/** @type {Error} */ (error).message}`);
+        log(`the app did not start: ${(error as Error).message}`);
       }
     }
   };

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { CACHE_REFRESH_HEADER } from '@/lib/cache-refresh';
 
-import { findNginx, INSTALL_HINT, startNginx, writeConfig } from './nginx.mjs';
-import { freePort, waitForHttp, type Child } from './processes.mjs';
+import { findNginx, INSTALL_HINT, startNginx, writeConfig } from '../../deploy/nginx.ts';
+import { freePort, waitForHttp, type Child } from '../../deploy/processes.ts';
 
 /**
  * deploy/nginx.conf.template as serve:prod renders it, run by the real nginx in front of a scripted

@@ -9,8 +9,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 
-import { APP_ROOT } from '../../lib/app-root.mjs';
-import { startProcess } from './processes.mjs';
+import { APP_ROOT } from '../lib/app-root.mjs';
+import { startProcess } from './processes.ts';
 
 export const NEXT_BIN = path.join(APP_ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
 
@@ -31,7 +31,7 @@ export function buildPaths(distDir = '.next') {
   };
 }
 
-/** @typedef {ReturnType<typeof buildPaths>} BuildPaths */
+export type BuildPaths = ReturnType<typeof buildPaths>;
 
 /** What a build is made of: a file here newer than the build makes it out of date (tests beside modules do not). */
 const BUILD_INPUTS = [
@@ -57,7 +57,7 @@ const BUILD_INPUTS = [
 
 function newestInput() {
   let newest = { file: '', mtimeMs: 0 };
-  const visit = (file) => {
+  const visit = (file: string) => {
     const info = statSync(file, { throwIfNoEntry: false });
     if (!info) return;
     if (info.isDirectory()) {
@@ -70,13 +70,8 @@ function newestInput() {
   return newest;
 }
 
-/**
- * 'missing', 'stale' (a source is newer) or 'current', with the reason in words.
- *
- * @param {BuildPaths} paths
- * @returns {{ state: 'missing' | 'stale' | 'current', reason: string }}
- */
-export function buildState(paths) {
+/** 'missing', 'stale' (a source is newer) or 'current', with the reason in words. */
+export function buildState(paths: BuildPaths): { state: 'missing' | 'stale' | 'current'; reason: string } {
   if (!existsSync(paths.buildId) || !existsSync(paths.server)) {
     return { state: 'missing', reason: `no standalone build in ${path.relative(APP_ROOT, paths.dist)}` };
   }
@@ -88,7 +83,7 @@ export function buildState(paths) {
 }
 
 /** `next build` in the app's folder, its output on this terminal; throws when it fails. */
-export function runBuild(env) {
+export function runBuild(env: NodeJS.ProcessEnv) {
   const result = spawnSync(process.execPath, [NEXT_BIN, 'build'], { cwd: APP_ROOT, env: { ...env, NEXT_TELEMETRY_DISABLED: '1' }, stdio: 'inherit' });
   if (result.status !== 0) throw new Error(`next build failed (exit code ${result.status ?? result.signal})`);
 }
@@ -103,10 +98,8 @@ const brotliAsync = promisify(brotliCompress);
  * and brotli_static: compressed once, at gzip 9 and brotli 9, not on every request. Brotli 9 rather
  * than 11: 11 took 18 s for the 4.4 MB Studio chunk here (9: 2 s) for 10 % fewer bytes.
  * Files already there are kept (names are content hashes). Returns how many were compressed now.
- *
- * @param {BuildPaths} paths
  */
-export async function prepareStatic(paths) {
+export async function prepareStatic(paths: BuildPaths) {
   await cp(paths.staticSource, paths.staticDir, { recursive: true, force: false });
   const files = (await readdir(paths.staticDir, { recursive: true })).map((file) => path.join(paths.staticDir, file));
   let compressed = 0;
@@ -126,10 +119,8 @@ export async function prepareStatic(paths) {
 /**
  * Starts the standalone server on 127.0.0.1:port. Its server.js changes into its own folder first,
  * whatever directory this runs in.
- *
- * @param {{ paths: BuildPaths, port: number, env: NodeJS.ProcessEnv, forward?: (line: string) => void }} options
  */
-export function startApp({ paths, port, env, forward }) {
+export function startApp({ paths, port, env, forward }: { paths: BuildPaths; port: number; env: NodeJS.ProcessEnv; forward?: (line: string) => void }) {
   return startProcess('app', process.execPath, [paths.server], {
     env: { ...env, NODE_ENV: 'production', PORT: String(port), HOSTNAME: '127.0.0.1' },
     forward,
@@ -140,14 +131,10 @@ export function startApp({ paths, port, env, forward }) {
  * A private copy of the standalone folder in `dir`, for a run that publishes: the server rewrites the
  * prerendered pages of its own folder on revalidation, and those edits must not reach the real build.
  * Call prepareStatic on `paths` first, so the copy has the compressed static files.
- *
- * @param {BuildPaths} paths
- * @param {string} dir
- * @returns {Promise<BuildPaths>}
  */
-export async function copyStandalone(paths, dir) {
+export async function copyStandalone(paths: BuildPaths, dir: string): Promise<BuildPaths> {
   await cp(paths.standalone, dir, { recursive: true });
-  const inner = (file) => path.join(dir, path.relative(paths.standalone, file));
+  const inner = (file: string) => path.join(dir, path.relative(paths.standalone, file));
   return {
     ...paths,
     standalone: dir,
@@ -157,4 +144,4 @@ export async function copyStandalone(paths, dir) {
 }
 
 /** The prerendered HTML of `/` in a build's standalone folder. */
-export const prerenderedHome = (paths) => path.join(path.dirname(paths.staticDir), 'server', 'app', 'index.html');
+export const prerenderedHome = (paths: BuildPaths) => path.join(path.dirname(paths.staticDir), 'server', 'app', 'index.html');

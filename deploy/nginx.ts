@@ -7,8 +7,8 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-import { APP_ROOT } from '../../lib/app-root.mjs';
-import { startProcess } from './processes.mjs';
+import { APP_ROOT } from '../lib/app-root.mjs';
+import { startProcess } from './processes.ts';
 
 export const TEMPLATE_FILE = path.join(APP_ROOT, 'deploy', 'nginx.conf.template');
 
@@ -18,7 +18,7 @@ export const INSTALL_HINT =
 /** Where Debian and source builds put the binary; a non-root PATH often lacks the sbin directories. */
 const SEARCH_DIRS = ['/usr/sbin', '/usr/local/sbin', '/usr/local/nginx/sbin'];
 
-const executable = (file) => {
+const executable = (file: string) => {
   try {
     accessSync(file, constants.X_OK);
     return true;
@@ -28,18 +28,18 @@ const executable = (file) => {
 };
 
 /** The nginx binary: NGINX_BIN when set (it must exist), else the first on PATH or in the sbin directories. */
-export function findNginx(env = process.env) {
+export function findNginx(env: NodeJS.ProcessEnv = process.env): string | null {
   if (env.NGINX_BIN) return executable(env.NGINX_BIN) ? env.NGINX_BIN : null;
   const dirs = [...(env.PATH ?? '').split(path.delimiter).filter(Boolean), ...SEARCH_DIRS];
   return dirs.map((dir) => path.join(dir, 'nginx')).find(executable) ?? null;
 }
 
 /** The brotli filter (on-the-fly) and static (precompressed files) modules of this nginx, when installed. */
-export function brotliModules(bin) {
+export function brotliModules(bin: string) {
   // `nginx -V` prints its configure arguments on stderr; Debian's name the modules directory.
   const { stderr } = spawnSync(bin, ['-V'], { encoding: 'utf8' });
   const dir = /--modules-path=(\S+)/.exec(stderr ?? '')?.[1] ?? '/usr/lib/nginx/modules';
-  const find = (name) => {
+  const find = (name: string) => {
     const file = path.join(dir, `ngx_http_brotli_${name}_module.so`);
     return existsSync(file) ? file : null;
   };
@@ -49,7 +49,7 @@ export function brotliModules(bin) {
 const BROTLI_TYPES = 'text/css text/javascript application/javascript application/json image/svg+xml text/plain text/xml application/xml text/x-component';
 
 /** What goes in place of the template's module and brotli placeholders. */
-export function brotliBlocks(modules) {
+export function brotliBlocks(modules: { filter: string | null; static: string | null }) {
   const load = [modules.filter, modules.static].filter(Boolean).map((file) => `load_module "${file}";`);
   return {
     LOAD_MODULES: load.join('\n') || '# brotli: module not installed, gzip only',
@@ -66,13 +66,10 @@ const UNSAFE = /["'\\$;{}\r\n]/;
 /**
  * The template with every {{NAME}} replaced. Throws on a placeholder without a value, a value without
  * a placeholder, and a value that could break out of its directive.
- *
- * @param {string} template
- * @param {Record<string, string>} values
  */
-export function renderConfig(template, values) {
-  const used = new Set();
-  const text = template.replace(/\{\{([A-Z_]+)\}\}/g, (_, name) => {
+export function renderConfig(template: string, values: Record<string, string>): string {
+  const used = new Set<string>();
+  const text = template.replace(/\{\{([A-Z_]+)\}\}/g, (_, name: string) => {
     const value = values[name];
     if (value === undefined) throw new Error(`nginx template: no value for {{${name}}}`);
     used.add(name);
@@ -83,13 +80,10 @@ export function renderConfig(template, values) {
   return text;
 }
 
-/**
- * Writes the config for a run directory and checks it with `nginx -t`.
- *
- * @param {{ bin: string, runDir: string, listen: string, appPort: number, staticDir: string, refreshSecret: string }} options
- * @returns {Promise<string>} the config file
- */
-export async function writeConfig({ bin, runDir, listen, appPort, staticDir, refreshSecret }) {
+type ConfigOptions = { bin: string; runDir: string; listen: string; appPort: number; staticDir: string; refreshSecret: string };
+
+/** Writes the config for a run directory, checks it with `nginx -t` and returns its file. */
+export async function writeConfig({ bin, runDir, listen, appPort, staticDir, refreshSecret }: ConfigOptions): Promise<string> {
   for (const [name, value] of Object.entries({ runDir, staticDir })) {
     if (!path.isAbsolute(value) || UNSAFE.test(value)) throw new Error(`nginx: ${name} must be an absolute path without quotes, $, ; or braces: ${value}`);
   }
@@ -114,16 +108,12 @@ export async function writeConfig({ bin, runDir, listen, appPort, staticDir, ref
   try {
     execFileSync(bin, ['-t', '-q', '-p', runDir, '-c', file, '-e', 'stderr'], { stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (error) {
-    throw new Error(`nginx rejected ${file}:\n${/** @type {{ stderr?: Buffer }} */ (error).stderr?.toString() ?? error}`);
+    throw new Error(`nginx rejected ${file}:\n${(error as { stderr?: Buffer }).stderr?.toString() ?? error}`);
   }
   return file;
 }
 
-/**
- * Runs nginx in the foreground with `config` (from writeConfig) in its own process group.
- *
- * @param {{ bin: string, runDir: string, config: string, forward?: (line: string) => void }} options
- */
-export function startNginx({ bin, runDir, config, forward }) {
+/** Runs nginx in the foreground with `config` (from writeConfig) in its own process group. */
+export function startNginx({ bin, runDir, config, forward }: { bin: string; runDir: string; config: string; forward?: (line: string) => void }) {
   return startProcess('nginx', bin, ['-p', runDir, '-c', config, '-e', 'stderr'], { forward });
 }

@@ -20,17 +20,17 @@ import path from 'node:path';
 import nextEnv from '@next/env';
 
 import { APP_ROOT } from '../lib/app-root.mjs';
-import { stopAllProcesses } from './lib/processes.mjs';
-import { StackError, startStack } from './lib/stack.mjs';
+import { stopAllProcesses } from './processes.ts';
+import { StackError, startStack } from './stack.ts';
 
-const log = (line) => console.log(`[serve:prod] ${line}`);
+const log = (line: string) => console.log(`[serve:prod] ${line}`);
 
-function fail(message) {
+function fail(message: string): never {
   console.error(`[serve:prod] ${message}`);
   process.exit(1);
 }
 
-function portSetting(name, fallback) {
+function portSetting<T extends number | undefined>(name: string, fallback: T): number | T {
   const raw = process.env[name]?.trim();
   if (!raw) return fallback;
   const port = Number(raw);
@@ -40,15 +40,15 @@ function portSetting(name, fallback) {
 
 const args = process.argv.slice(2);
 const unknown = args.filter((arg) => arg !== '--build' && arg !== '--no-build');
-if (unknown.length || args.length > 1) fail(`usage: serve-prod.mjs [--build | --no-build] (got ${args.join(' ')})`);
+if (unknown.length || args.length > 1) fail(`usage: serve-prod.ts [--build | --no-build] (got ${args.join(' ')})`);
 const build = args[0] === '--build' ? 'always' : args[0] === '--no-build' ? 'never' : 'auto';
 
 // npm runs scripts in the package folder and keeps the directory the command was typed in as INIT_CWD.
 const typedIn = process.env.INIT_CWD || process.cwd();
-const resolve = (name, fallback) => path.resolve(typedIn, process.env[name]?.trim() || fallback);
+const resolve = (name: string, fallback: string) => path.resolve(typedIn, process.env[name]?.trim() || fallback);
 
 nextEnv.loadEnvConfig(APP_ROOT, false, { info: () => {}, error: (...parts) => console.error(...parts) });
-const env = {
+const env: NodeJS.ProcessEnv = {
   ...process.env,
   // The standalone server changes into its own folder: it gets absolute paths.
   DATA_DIR: resolve('DATA_DIR', path.join(APP_ROOT, '.data')),
@@ -60,11 +60,10 @@ const runDir = resolve('STACK_DIR', path.join(APP_ROOT, '.data', 'stack'));
 // Canonical URLs are written into the build: a build made here names this stack's address.
 env.NEXT_PUBLIC_SITE_URL ||= `http://127.0.0.1:${port}`;
 
-/** @type {Awaited<ReturnType<typeof startStack>> | undefined} */
-let stack;
+let stack: Awaited<ReturnType<typeof startStack>> | undefined;
 let stopping = false;
 // Set before the stack starts: Ctrl-C while the app starts stops what has started so far.
-for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.on(signal, () => {
     if (stopping) return log('still stopping ...');
     stopping = true;
@@ -91,7 +90,7 @@ try {
   });
 } catch (error) {
   if (stopping) await new Promise(() => {}); // the signal handler exits
-  fail(error instanceof StackError ? error.message : /** @type {Error} */ (error).stack ?? String(error));
+  fail(error instanceof StackError ? error.message : ((error as Error).stack ?? String(error)));
 }
 
 log(`${stack.url} — nginx (cache, static files) in front of the app at ${stack.appOrigin} (pid ${stack.appPid()})`);

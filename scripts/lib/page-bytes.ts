@@ -1,0 +1,82 @@
+/**
+ * What a page costs a visitor on first load: the gzip bytes of its HTML and of every JavaScript and
+ * CSS file its HTML references under /_next/. Used by npm run measure:build, the bench
+ * and the browser budget test (tests/e2e/budget.spec.ts), so all three count the same way.
+ *
+ *   JS:  <script src>, <link rel="preload" as="script">, <link rel="modulepreload">
+ *   CSS: <link rel="stylesheet">, <link rel="preload" as="style">
+ *
+ * Each file is compressed on its own with gzip level 9 (node:zlib), as a server would send it, and the
+ * sizes are summed. Inline scripts (the RSC payload) are part of the HTML and counted there.
+ */
+import { constants, gzipSync } from 'node:zlib';
+
+import { attribute } from './forms.ts';
+
+/** gzip -9 size of a string or bytes. */
+export function gzipSize(body: string | Uint8Array): number {
+  return gzipSync(typeof body === 'string' ? Buffer.from(body) : body, { level: constants.Z_BEST_COMPRESSION }).length;
+}
+
+/**
+ * The /_next/ script and stylesheet URLs an HTML document references, absolute, deduplicated and
+ * in document order.
+ */
+export function assetUrls(html: string, pageUrl: string) {
+  const scripts = new Set<string>();
+  const styles = new Set<string>();
+  const origin = new URL(pageUrl).origin;
+  const add = (set: Set<string>, href: string | undefined) => {
+    const url = href ? URL.parse(href, pageUrl) : null;
+    if (url?.origin === origin && url.pathname.startsWith('/_next/')) set.add(url.href);
+  };
+  // Comments can hold markup that is never loaded.
+  const markup = html.replace(/<!--[\s\S]*?-->/g, '');
+  for (const match of markup.matchAll(/<(script|link)\b[^>]*>/gi)) {
+    const tag = match[0];
+    if (match[1]!.toLowerCase() === 'script') {
+      add(scripts, attribute(tag, 'src'));
+      continue;
+    }
+    const rel = (attribute(tag, 'rel') ?? '').toLowerCase().split(/\s+/);
+    const as = (attribute(tag, 'as') ?? '').toLowerCase();
+    if (rel.includes('modulepreload') || (rel.includes('preload') && as === 'script')) add(scripts, attribute(tag, 'href'));
+    else if (rel.includes('stylesheet') || (rel.includes('preload') && as === 'style')) add(styles, attribute(tag, 'href'));
+  }
+  return { scripts: [...scripts], styles: [...styles] };
+}
+
+async function get(url: string) {
+  const response = await fetch(url, { headers: { 'accept-encoding': 'identity' }, redirect: 'follow' });
+  if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);
+  return Buffer.from(await response.arrayBuffer());
+}
+
+export type Asset = { url: string; body: string };
+
+/** The page's HTML and the body of every /_next/ script and stylesheet it references. */
+export async function pageAssets(baseUrl: string, path = '/') {
+  const url = new URL(path, baseUrl).href;
+  const html = (await get(url)).toString('utf8');
+  const urls = assetUrls(html, url);
+  const fetchAll = (list: string[]): Promise<Asset[]> => Promise.all(list.map(async (assetUrl) => ({ url: assetUrl, body: (await get(assetUrl)).toString('utf8') })));
+  return { url, html, scripts: await fetchAll(urls.scripts), styles: await fetchAll(urls.styles) };
+}
+
+/**
+ * gzip bytes a first load of `path` downloads: `js` (sum over `scripts`), `css` and `html`, plus the
+ * uncompressed sizes in `raw`.
+ */
+export async function pageBytes(baseUrl: string, path = '/') {
+  const assets = await pageAssets(baseUrl, path);
+  const sum = (list: Asset[], size: (body: string) => number) => list.reduce((total, asset) => total + size(asset.body), 0);
+  const rawSize = (body: string) => Buffer.byteLength(body);
+  return {
+    js: sum(assets.scripts, gzipSize),
+    css: sum(assets.styles, gzipSize),
+    html: gzipSize(assets.html),
+    scripts: assets.scripts.map((asset) => asset.url),
+    styles: assets.styles.map((asset) => asset.url),
+    raw: { js: sum(assets.scripts, rawSize), css: sum(assets.styles, rawSize), html: rawSize(assets.html) },
+  };
+}

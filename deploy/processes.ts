@@ -120,10 +120,10 @@ export async function waitForHttp(url: string, { child, timeoutMs = 60_000, read
   while (Date.now() < deadline) {
     if (child && !child.running()) throw new Error(`${child.name} exited before answering ${url}:\n${child.output().trim()}`);
     if (ready()) {
-      const status = await fetch(url, { signal: AbortSignal.timeout(5000) }).then(
-        async (response) => (await response.arrayBuffer(), response.status),
-        () => 599,
-      );
+      // Not listening yet, or too slow to answer: 599.
+      const status = await fetch(url, { signal: AbortSignal.timeout(5000) })
+        .then(async (response) => (await response.arrayBuffer(), response.status))
+        .catch(() => 599);
       if (status < 500) return;
     }
     await sleep(200);

@@ -2,6 +2,7 @@ import './globals.css';
 
 import type { Metadata } from 'next';
 
+import { ROUTES } from '@/lib/public-pages';
 import { HomeLink, secondaryAction, StatusPage } from './_components/status-page';
 
 export const metadata: Metadata = {
@@ -17,7 +18,7 @@ export default function GlobalNotFound() {
         <main className="flex flex-1">
           <StatusPage label="404" heading="Page not found" text="This page does not exist. It may have moved, or the address may be mistyped.">
             <HomeLink />
-            <a href="/support" className={secondaryAction}>
+            <a href={ROUTES.support} className={secondaryAction}>
               Get support
             </a>
           </StatusPage>

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { CACHE_REFRESH_HEADER, refreshCachedPages } from './cache-refresh';
-import { PUBLIC_PAGES } from './public-pages';
+import { PUBLIC_PATHS, ROUTES } from './public-pages';
 
 /** A scripted caching proxy: records what the refresh asks of it; /privacy fails. */
 const asked: { url: string; secret: string | undefined }[] = [];
@@ -14,7 +14,7 @@ let origin: string;
 beforeAll(async () => {
   proxy = http.createServer((request, response) => {
     asked.push({ url: request.url ?? '', secret: request.headers[CACHE_REFRESH_HEADER] as string | undefined });
-    response.writeHead(request.url === '/privacy' ? 502 : 200).end('page');
+    response.writeHead(request.url === ROUTES.privacy ? 502 : 200).end('page');
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
@@ -35,8 +35,8 @@ describe('refreshCachedPages', () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const logged = vi.spyOn(console, 'log').mockImplementation(() => {});
 
-    expect(await refreshCachedPages()).toEqual(PUBLIC_PAGES.filter((page) => page !== '/privacy'));
-    expect(asked.map(({ url }) => url).sort()).toEqual([...PUBLIC_PAGES].sort());
+    expect(await refreshCachedPages()).toEqual(PUBLIC_PATHS.filter((page) => page !== ROUTES.privacy));
+    expect(asked.map(({ url }) => url).sort()).toEqual([...PUBLIC_PATHS].sort());
     expect(asked.every(({ secret }) => secret === 'the-secret')).toBe(true);
     expect(errors).toHaveBeenCalledWith(expect.stringContaining('/privacy answered 502'));
     expect(logged).toHaveBeenCalledWith(`cache refresh through ${origin}: /, /support`);

@@ -1,7 +1,7 @@
 import 'server-only';
 
 import { cacheRefresh } from '@/lib/env/server';
-import { PUBLIC_PAGES } from '@/lib/public-pages';
+import { PUBLIC_PATHS } from '@/lib/public-pages';
 
 /** The request header nginx checks (deploy/nginx.conf.template names it as $http_x_cache_refresh). */
 export const CACHE_REFRESH_HEADER = 'x-cache-refresh';
@@ -20,7 +20,7 @@ export async function refreshCachedPages(): Promise<string[]> {
   const proxy = cacheRefresh();
   if (!proxy) return [];
   const results = await Promise.allSettled(
-    PUBLIC_PAGES.map(async (page) => {
+    PUBLIC_PATHS.map(async (page) => {
       const response = await fetch(new URL(page, proxy.url), {
         headers: { [CACHE_REFRESH_HEADER]: proxy.secret },
         cache: 'no-store',

@@ -1,3 +1,5 @@
+import { CONTENT_TYPES, type ContentType } from '@/lib/content/types';
+
 import { blockContent } from './objects/blockContent';
 import { experienceItem } from './objects/experienceItem';
 import { faqItem } from './objects/faqItem';
@@ -12,14 +14,13 @@ import { privacyPolicy } from './singletons/privacyPolicy';
 import { siteSettings } from './singletons/siteSettings';
 import { supportPage } from './singletons/supportPage';
 
-/** Singletons: one document each, its _id equal to its type name. */
-export const singletonTypes: readonly string[] = [siteSettings, landingPage, supportPage, privacyPolicy].map((type) => type.name);
+/** The document schema of each content type: a singleton, one document whose _id is its type name. */
+export const SINGLETONS = { siteSettings, landingPage, supportPage, privacyPolicy } satisfies Record<ContentType, { name: ContentType }>;
+
+export const singletonTypes: readonly string[] = CONTENT_TYPES;
 
 export const schemaTypes = [
-  siteSettings,
-  landingPage,
-  supportPage,
-  privacyPolicy,
+  ...CONTENT_TYPES.map((type) => SINGLETONS[type]),
   blockContent,
   link,
   footerColumn,

@@ -22,7 +22,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { APP_ROOT } from '../lib/app-root.mjs';
-import { PUBLIC_PAGES } from '../lib/public-pages.ts';
+import { PUBLIC_PATHS } from '../lib/public-pages.ts';
 import { actionSubmissionLoad, getLoad, hasWrk, makeRunDir } from './bench.mjs';
 import { envInt } from './lib/env.mjs';
 import { freePort, memory, sleep, treeRss } from '../deploy/processes.ts';
@@ -65,8 +65,8 @@ async function main() {
     sample('idle after start');
 
     const pageRuns = [];
-    for (const page of PUBLIC_PAGES) {
-      pageRuns.push(await getLoad({ origin: stack.url, path: page, client, connections, durationMs: (seconds * 1000) / PUBLIC_PAGES.length, warmupMs: 0 }));
+    for (const page of PUBLIC_PATHS) {
+      pageRuns.push(await getLoad({ origin: stack.url, path: page, client, connections, durationMs: (seconds * 1000) / PUBLIC_PATHS.length, warmupMs: 0 }));
     }
     const views = pageRuns.reduce((total, result) => total + result.ok, 0);
     sample('after page views', `${views} page views through the cache (${client}, ${connections} connections)`);

@@ -1,17 +1,22 @@
 import { defineLocations, presentationTool, type PresentationPluginOptions } from 'sanity/presentation';
 
-const PAGES = { landingPage: ['Landing page', '/'], supportPage: ['Support', '/support'], privacyPolicy: ['Privacy policy', '/privacy'] } as const;
+import { PUBLIC_PAGES, PUBLIC_PATHS } from '@/lib/public-pages';
+import { SINGLETONS } from '@/schemas';
+
+/** Each public page as a Presentation location, named after the document it shows. */
+const pages = PUBLIC_PATHS.map((href) => {
+  const type = PUBLIC_PAGES[href];
+  return { type, location: { title: SINGLETONS[type].title ?? type, href } };
+});
 
 /** Which pages show each singleton, so the Studio can open them side by side with the form. */
 const locations: PresentationPluginOptions['resolve'] = {
   locations: {
-    ...Object.fromEntries(
-      Object.entries(PAGES).map(([type, [title, href]]) => [type, defineLocations({ locations: [{ title, href }] })]),
-    ),
+    ...Object.fromEntries(pages.map(({ type, location }) => [type, defineLocations({ locations: [location] })])),
     siteSettings: defineLocations({
       message: 'Site settings appear on every page',
       tone: 'caution',
-      locations: Object.values(PAGES).map(([title, href]) => ({ title, href })),
+      locations: pages.map(({ location }) => location),
     }),
   },
 };

@@ -1,11 +1,10 @@
 import '../globals.css';
 
-import type { Metadata, Viewport } from 'next';
-import { stegaClean } from 'next-sanity';
+import type { Viewport } from 'next';
 import type { ReactNode } from 'react';
 
 import { getSettings } from '@/lib/content';
-import { siteUrl } from '@/lib/env/public';
+import { siteMetadata } from '@/lib/content/metadata';
 
 import { DraftTools } from './_components/draft-tools';
 import { Footer } from './_components/footer';
@@ -14,16 +13,8 @@ import { Header } from './_components/header';
 // Static pages, refreshed by the publish webhook; the daily pass keeps the footer's year current.
 export const revalidate = 86400;
 
-export async function generateMetadata(): Promise<Metadata> {
-  const settings = stegaClean(await getSettings());
-  const name = settings.productName ?? '';
-  return {
-    metadataBase: new URL(siteUrl()),
-    title: { default: name, template: `%s · ${name}` },
-    description: settings.description ?? undefined,
-    applicationName: name,
-    openGraph: { siteName: name, type: 'website' },
-  };
+export function generateMetadata() {
+  return siteMetadata();
 }
 
 export const viewport: Viewport = { themeColor: '#3451d1', width: 'device-width', initialScale: 1 };

@@ -24,8 +24,8 @@ export default async function OpenGraphImage() {
         }}
       >
         <div style={{ fontSize: 40, opacity: 0.85 }}>{settings.productName}</div>
-        <div style={{ fontSize: 76, fontWeight: 700, marginTop: 24, lineHeight: 1.1 }}>{page.hero?.headline}</div>
-        <div style={{ fontSize: 34, marginTop: 32, opacity: 0.9 }}>{page.hero?.text}</div>
+        <div style={{ fontSize: 76, fontWeight: 700, marginTop: 24, lineHeight: 1.1 }}>{page.hero.headline}</div>
+        <div style={{ fontSize: 34, marginTop: 32, opacity: 0.9 }}>{page.hero.text}</div>
       </div>
     ),
     size,

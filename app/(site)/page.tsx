@@ -1,20 +1,17 @@
-import type { Metadata } from 'next';
-import { stegaClean } from 'next-sanity';
-
-import { getLandingPage, getSettings } from '@/lib/content';
+import { getLandingPage } from '@/lib/content';
+import { pageMetadata } from '@/lib/content/metadata';
+import { ROUTES } from '@/lib/public-pages';
 
 import { FaqSection } from './_components/faq-section';
 import { Icon } from './_components/icons';
 import { SectionHeading } from './_components/section-heading';
 import { SubscribeForm } from './_components/subscribe-form';
 
-export async function generateMetadata(): Promise<Metadata> {
-  // Metadata and attributes get clean strings: stega markers (draft mode) belong only in visible text.
-  const seo = stegaClean((await getLandingPage()).seo);
-  return { title: { absolute: seo?.title ?? '' }, description: seo?.description, alternates: { canonical: '/' } };
+export function generateMetadata() {
+  return pageMetadata(ROUTES.home);
 }
 
-function StoreButton({ href, label }: { href: string | null; label: string | null }) {
+function StoreButton({ href, label }: { href: string | null; label: string }) {
   const className = 'inline-flex min-w-40 items-center justify-center rounded-xl px-6 py-3 font-semibold shadow-sm';
   if (!href) {
     // No store listing yet: say so instead of linking nowhere.
@@ -32,23 +29,23 @@ function StoreButton({ href, label }: { href: string | null; label: string | nul
   );
 }
 
-export default async function LandingPage() {
-  const [settings, page] = await Promise.all([getSettings(), getLandingPage()]);
-  const { hero, features, experience, faq, stayUpdated } = page;
+export default async function HomePage() {
+  const { hero, features, experience, faq, stayUpdated } = await getLandingPage();
 
   return (
     <>
       <section className="bg-gradient-to-br from-brand-700 to-brand-900 text-white">
         <div className="mx-auto flex max-w-4xl flex-col items-center px-4 py-20 text-center sm:px-6 sm:py-28">
-          <h1 className="text-4xl font-extrabold tracking-tight sm:text-6xl">{hero?.headline}</h1>
-          <p className="mt-6 max-w-2xl text-lg text-brand-100 sm:text-xl">{hero?.text}</p>
+          <h1 className="text-4xl font-extrabold tracking-tight sm:text-6xl">{hero.headline}</h1>
+          <p className="mt-6 max-w-2xl text-lg text-brand-100 sm:text-xl">{hero.text}</p>
           <div className="mt-10 flex flex-col gap-4 sm:flex-row">
-            <StoreButton href={settings.appStoreUrl} label={hero?.appStoreLabel ?? null} />
-            <StoreButton href={settings.playStoreUrl} label={hero?.playStoreLabel ?? null} />
+            {hero.stores.map((store) => (
+              <StoreButton key={store.key} href={store.href} label={store.label} />
+            ))}
           </div>
           <a
             href="#features"
-            aria-label={stegaClean(hero?.scrollLabel) ?? undefined}
+            aria-label={hero.scrollLabel}
             className="mt-14 inline-flex h-12 w-12 items-center justify-center rounded-full ring-1 ring-white/50 hover:bg-white/10"
           >
             <Icon name="arrowDown" className="h-6 w-6" />
@@ -57,9 +54,9 @@ export default async function LandingPage() {
       </section>
 
       <section id="features" aria-labelledby="features-heading" className="mx-auto max-w-6xl px-4 py-20 sm:px-6">
-        <SectionHeading id="features-heading" heading={features?.heading ?? null} intro={features?.intro} />
+        <SectionHeading id="features-heading" heading={features.heading} intro={features.intro} />
         <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-          {features?.cards?.map((card) => (
+          {features.cards.map((card) => (
             <li key={card._key} className="rounded-2xl border border-gray-200 p-6 shadow-sm">
               <Icon name={card.icon} className="h-10 w-10 rounded-lg bg-brand-50 p-2 text-brand-700" />
               <h3 className="mt-4 text-lg font-semibold text-ink">{card.title}</h3>
@@ -71,9 +68,9 @@ export default async function LandingPage() {
 
       <section id="experience" aria-labelledby="experience-heading" className="bg-gray-50">
         <div className="mx-auto max-w-6xl px-4 py-20 sm:px-6">
-          <SectionHeading id="experience-heading" heading={experience?.heading ?? null} intro={experience?.intro} />
+          <SectionHeading id="experience-heading" heading={experience.heading} intro={experience.intro} />
           <ol className="mt-12 grid gap-6 md:grid-cols-3">
-            {experience?.steps?.map((step, index) => (
+            {experience.steps.map((step, index) => (
               <li key={step._key} className="rounded-2xl bg-white p-6 shadow-sm">
                 <span className="inline-flex h-8 w-8 items-center justify-center rounded-full bg-brand-600 text-sm font-bold text-white" aria-hidden="true">
                   {index + 1}
@@ -86,18 +83,18 @@ export default async function LandingPage() {
         </div>
       </section>
 
-      <FaqSection heading={faq?.heading ?? null} items={faq?.items ?? null} className="px-4 py-20 sm:px-6" />
+      <FaqSection faq={faq} className="px-4 py-20 sm:px-6" />
 
       <section id="stay-updated" aria-labelledby="stay-updated-heading" className="bg-brand-700 text-white">
         <div className="mx-auto max-w-3xl px-4 py-16 text-center sm:px-6">
           <h2 id="stay-updated-heading" className="text-3xl font-bold tracking-tight">
-            {stayUpdated?.heading}
+            {stayUpdated.heading}
           </h2>
-          <p className="mt-3 text-brand-100">{stayUpdated?.text}</p>
+          <p className="mt-3 text-brand-100">{stayUpdated.text}</p>
           <SubscribeForm
-            placeholder={stegaClean(stayUpdated?.placeholder) ?? ''}
-            buttonLabel={stayUpdated?.buttonLabel ?? ''}
-            successMessage={stayUpdated?.successMessage ?? ''}
+            placeholder={stayUpdated.placeholder}
+            buttonLabel={stayUpdated.buttonLabel}
+            successMessage={stayUpdated.successMessage}
           />
         </div>
       </section>

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 
+import { ROUTES } from '@/lib/public-pages';
 /**
  * The body of the pages that stand in for content: not found, and something went wrong. They must
  * render when the dataset cannot be read, so their words live here rather than in the dataset.
@@ -24,7 +25,7 @@ export const secondaryAction = 'rounded-lg border border-gray-300 bg-white px-5 
 
 export function HomeLink() {
   return (
-    <a href="/" className={primaryAction}>
+    <a href={ROUTES.home} className={primaryAction}>
       Go to the home page
     </a>
   );

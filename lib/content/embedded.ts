@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 
 import { evaluate, parse } from 'groq-js';
 
-import { CONTENT_TYPES } from './tags';
+import { CONTENT_TYPES } from './types';
 
 /**
  * The embedded content source: a Sanity NDJSON export evaluated in-process

@@ -9,7 +9,8 @@ import { contentFile } from '@/lib/env/server';
 import { queryDataset, type Perspective } from './embedded';
 import { createLastGood } from './last-good';
 import { live } from './live';
-import { FETCH_TAGS, type ContentType } from './tags';
+import { FETCH_TAGS } from './tags';
+import type { ContentType } from './types';
 
 export type QueryResult<Q extends keyof SanityQueries> = SanityQueries[Q];
 

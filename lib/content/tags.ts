@@ -1,6 +1,6 @@
-/** The document types of the site's content: each a singleton, and each the cache tag of its fetches. */
-export const CONTENT_TYPES = ['siteSettings', 'landingPage', 'supportPage', 'privacyPolicy'] as const;
-export type ContentType = (typeof CONTENT_TYPES)[number];
+import { CONTENT_TYPES, type ContentType } from './types';
+
+/** The cache tags: one per content type. */
 export type ContentTag = ContentType;
 
 /**

@@ -1,3 +1,4 @@
+import { ROUTES } from '@/lib/public-pages';
 import { configuredServices, siteHeaders } from '@/lib/security-headers';
 import { UNREADABLE } from '@/lib/support/form-state';
 
@@ -13,7 +14,7 @@ export type Refusal = (typeof REFUSALS)[keyof typeof REFUSALS];
 
 /** A page a person can read, with the site's security headers like every other response. */
 export function refusalPage({ status, message }: Refusal): Response {
-  const html = `<!doctype html><html lang="en"><meta charset="utf-8"><title>${message}</title><main><h1>${message}</h1><p><a href="/support">Back to the support page</a></p></main></html>`;
+  const html = `<!doctype html><html lang="en"><meta charset="utf-8"><title>${message}</title><main><h1>${message}</h1><p><a href="${ROUTES.support}">Back to the support page</a></p></main></html>`;
   return new Response(html, {
     status,
     headers: { ...siteHeaders(configuredServices()), 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },

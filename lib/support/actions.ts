@@ -8,7 +8,8 @@ import { quotaKey } from '@/lib/http/client-address';
 
 import { GENERIC_FAILURE, RATE_LIMITED, SITE_BUSY, UNREADABLE, requestFields, subscribeFields, type FormState, type RequestFields, type SubscribeFields } from './form-state';
 import { createCeiling, createRateLimiter } from './rate-limit';
-import { saveSubscriber, saveSupportRequest, StoreError } from './store';
+import { StoreError } from './errors';
+import { saveSubscriber, saveSupportRequest } from './store';
 import { isBot, submissionKey, validateSubscriber, validateSupportRequest } from './validation';
 
 type Limits = { perAddress: ReturnType<typeof createRateLimiter>; site: ReturnType<typeof createCeiling> };

@@ -13,6 +13,8 @@ const OPTIONS: StoreOptions = { timeoutMs: 30_000, fsync: true };
 /** The store's embedded backend, through the store module itself, on a temporary DATA_DIR. */
 let dataDir: string;
 let store: typeof import('./store');
+// Loaded with the store, so its StoreError is the class the store throws.
+let errors: typeof import('./errors');
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'pglite-store-'));
@@ -24,6 +26,7 @@ beforeAll(async () => {
   vi.stubEnv('NEXT_PUBLIC_SUPABASE_ANON_KEY', '');
   vi.resetModules();
   store = await import('./store');
+  errors = await import('./errors');
 }, 60_000);
 
 afterAll(async () => {
@@ -59,7 +62,7 @@ describe('embedded PGlite store on disk', () => {
 
   it('turns a broken rule into a rejected StoreError', async () => {
     const error = await store.saveSupportRequest({ email: 'a@example.com', subject: 's'.repeat(201), message: 'm', type: 'issue' }).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(store.StoreError);
+    expect(error).toBeInstanceOf(errors.StoreError);
     expect(error).toMatchObject({ kind: 'rejected', message: 'Subject must be at most 200 characters.', code: '23514' });
   });
 

@@ -5,15 +5,13 @@ import path from 'node:path';
 import { supabaseConfig } from '@/lib/env/public';
 import { dataDir, storeFsync, storeTimeoutMs } from '@/lib/env/server';
 
-import { StoreError, toStoreError } from './errors';
+import { toStoreError } from './errors';
 import { sharedStore, type Table } from './pglite';
 import { createSupabase } from './supabase';
 import type { RequestType } from './validation';
 
-export { StoreError };
-export type { RequestType };
 /** `submissionKey`: the browser's key for the opened form, or null (see supabase/migrations: a repeat is stored once). */
-export type SupportRequestInput = { email: string; subject: string; message: string; type: RequestType; submissionKey?: string | null };
+type SupportRequestInput = { email: string; subject: string; message: string; type: RequestType; submissionKey?: string | null };
 
 /** Inserts one row as the public (anon) role; rejects with the backend's error as is. */
 type Insert = (table: Table, row: Record<string, string>) => Promise<void>;

@@ -1,6 +1,6 @@
 import { defineField, defineType } from 'sanity';
 
-export const FEATURE_ICONS = [
+const FEATURE_ICONS = [
   { title: 'Radius (map pin)', value: 'radius' },
   { title: 'Feed (lightning)', value: 'feed' },
   { title: 'Community (people)', value: 'community' },

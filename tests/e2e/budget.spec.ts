@@ -3,6 +3,7 @@ import path from 'node:path';
 
 import { expect, test, type Response } from '@playwright/test';
 
+import { PUBLIC_PATHS } from '../../lib/public-pages';
 import { pageAssets, pageBytes } from '../../scripts/lib/page-bytes.ts';
 
 /**
@@ -11,7 +12,6 @@ import { pageAssets, pageBytes } from '../../scripts/lib/page-bytes.ts';
  *   (b) `/` loads at most 20 KB (gzip) more JavaScript than an empty Next page.
  */
 
-const PUBLIC_PAGES = ['/', '/support', '/privacy'] as const;
 const BUDGET_BYTES = 20 * 1024;
 
 /**
@@ -33,7 +33,7 @@ function studioMarkersIn(scripts: Script[]): string[] {
 }
 
 test.describe('no Studio code on public pages', () => {
-  for (const pagePath of PUBLIC_PAGES) {
+  for (const pagePath of PUBLIC_PATHS) {
     test(`${pagePath} loads no Studio code`, async ({ page, baseURL }) => {
       // What the HTML references, plus whatever the browser really loads afterwards (lazy chunks).
       const loaded = new Map<string, Response>();

@@ -7,13 +7,14 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import lighthouse from 'lighthouse';
 
+import { PUBLIC_PATHS } from '../../lib/public-pages';
+
 /**
  * Budgets that hold on any machine: Lighthouse accessibility, best practices and SEO at 100 (no
  * performance score here: that depends on the machine; npm run bench reports it), and axe-core
  * with no violation on each public page and inside the open support dialog.
  */
 
-const PUBLIC_PAGES = ['/', '/support', '/privacy'] as const;
 const CATEGORIES = ['accessibility', 'best-practices', 'seo'] as const;
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
@@ -93,7 +94,7 @@ test.describe('Lighthouse', () => {
     await stopChromium(chromium);
   });
 
-  for (const path of PUBLIC_PAGES) {
+  for (const path of PUBLIC_PATHS) {
     test(`${path}: accessibility, best practices and SEO are 100`, async ({ baseURL }) => {
       const result = await lighthouse(new URL(path, baseURL).href, {
         port: chromium!.port,
@@ -135,7 +136,7 @@ async function openReportDialog(page: Page) {
 }
 
 test.describe('axe-core', () => {
-  for (const path of PUBLIC_PAGES) {
+  for (const path of PUBLIC_PATHS) {
     test(`${path} has no violations`, async ({ page }) => {
       await page.goto(path);
       const { violations } = await new AxeBuilder({ page }).analyze();

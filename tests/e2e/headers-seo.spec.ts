@@ -1,5 +1,6 @@
 import { expect, test, type APIResponse } from '@playwright/test';
 
+import { PUBLIC_PAGES, PUBLIC_PATHS, ROUTES, type PublicPath } from '../../lib/public-pages';
 import { readDataset, SEED_FILE, type Doc } from './support/dataset';
 
 /**
@@ -7,9 +8,8 @@ import { readDataset, SEED_FILE, type Doc } from './support/dataset';
  * titles, descriptions, canonical URLs, sitemap, robots.txt, the share image and FAQ structured data.
  */
 
-const PUBLIC_PAGES = ['/', '/support', '/privacy'] as const;
 const NOT_FOUND = '/this-page-does-not-exist';
-const SITE_ROUTES = [...PUBLIC_PAGES, NOT_FOUND, '/sitemap.xml', '/robots.txt'] as const;
+const SITE_ROUTES = [...PUBLIC_PATHS, NOT_FOUND, '/sitemap.xml', '/robots.txt'] as const;
 const ALL_ROUTES = [...SITE_ROUTES, '/studio'] as const;
 
 /** The origin the build was given as NEXT_PUBLIC_SITE_URL; the test server is started with its own address there. */
@@ -89,7 +89,7 @@ test.describe('security headers', () => {
     expect(response.headers()['x-frame-options']).toBe('DENY');
   });
 
-  for (const path of PUBLIC_PAGES) {
+  for (const path of PUBLIC_PATHS) {
     test(`${path} may be cached by a CDN`, async ({ request }) => {
       const response = await get(request, path);
       const cacheControl = response.headers()['cache-control'] ?? '';
@@ -107,21 +107,14 @@ test.describe('SEO', () => {
     documents = new Map((await readDataset(SEED_FILE)).map((doc) => [doc._id, doc]));
   });
 
-  function expected(path: (typeof PUBLIC_PAGES)[number]) {
+  function expected(path: PublicPath) {
     const productName = documents.get('siteSettings')!.productName as string;
-    const seo = (id: string) => documents.get(id)!.seo as { title: string; description: string };
-    switch (path) {
-      case '/':
-        // The landing page's title stands alone; the others carry the product name.
-        return { title: seo('landingPage').title, description: seo('landingPage').description };
-      case '/support':
-        return { title: `${seo('supportPage').title} · ${productName}`, description: seo('supportPage').description };
-      case '/privacy':
-        return { title: `${seo('privacyPolicy').title} · ${productName}`, description: seo('privacyPolicy').description };
-    }
+    const { title, description } = documents.get(PUBLIC_PAGES[path])!.seo as { title: string; description: string };
+    // The landing page's title stands alone; the others carry the product name.
+    return { title: path === ROUTES.home ? title : `${title} · ${productName}`, description };
   }
 
-  for (const path of PUBLIC_PAGES) {
+  for (const path of PUBLIC_PATHS) {
     test(`${path} has its own title, description, canonical URL and share image`, async ({ page, request, baseURL }) => {
       await page.goto(path);
       const { title, description } = expected(path);
@@ -147,7 +140,7 @@ test.describe('SEO', () => {
     const response = await get(request, '/sitemap.xml');
     expect(response.headers()['content-type']).toContain('xml');
     const locations = [...(await response.text()).matchAll(/<loc>\s*([^<\s]+)\s*<\/loc>/g)].map((match) => new URL(match[1]!).href);
-    expect(locations.sort()).toEqual(PUBLIC_PAGES.map((path) => new URL(path, siteOrigin(baseURL)).href).sort());
+    expect(locations.sort()).toEqual(PUBLIC_PATHS.map((path) => new URL(path, siteOrigin(baseURL)).href).sort());
   });
 
   test('robots.txt keeps crawlers out of the Studio and points to the sitemap', async ({ request, baseURL }) => {

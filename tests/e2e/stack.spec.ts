@@ -6,7 +6,7 @@ import path from 'node:path';
 
 import { expect, test } from '@playwright/test';
 
-import { PUBLIC_PAGES } from '../../lib/public-pages';
+import { PUBLIC_PATHS } from '../../lib/public-pages';
 import { freePort, memory, sleep } from '../../deploy/processes.ts';
 import { STATE_FILE, type StackState } from '../../deploy/stack.ts';
 import { readStore } from '../../scripts/lib/store.ts';
@@ -96,7 +96,7 @@ test.afterAll(async () => {
 });
 
 test('the public pages answer 200 through nginx, the second time from its cache, with their static files from disk', async () => {
-  for (const page of PUBLIC_PAGES) {
+  for (const page of PUBLIC_PATHS) {
     const first = await fetch(stack.url + page);
     expect(first.status, page).toBe(200);
     const html = await first.text();
@@ -158,14 +158,14 @@ test('a publish (dataset edit and signed webhook through nginx) reaches the cach
 
 test('with the app hung (SIGSTOP) and then killed, the cached pages still answer 200, and serve:prod starts it again', async () => {
   test.setTimeout(120_000);
-  const bodies = await Promise.all(PUBLIC_PAGES.map(async (page) => (await fetch(stack.url + page)).text()));
+  const bodies = await Promise.all(PUBLIC_PATHS.map(async (page) => (await fetch(stack.url + page)).text()));
   const appPid = stack.app.pid!;
-  const loadAll = () => Promise.all(PUBLIC_PAGES.map((page) => fetch(stack.url + page)));
+  const loadAll = () => Promise.all(PUBLIC_PATHS.map((page) => fetch(stack.url + page)));
   const expectStale = async (responses: Response[]) => {
     for (const [index, response] of responses.entries()) {
-      expect(response.status, PUBLIC_PAGES[index]).toBe(200);
-      expect(response.headers.get(CACHE_STATUS), PUBLIC_PAGES[index]).toBe('STALE');
-      expect(await response.text(), PUBLIC_PAGES[index]).toBe(bodies[index]);
+      expect(response.status, PUBLIC_PATHS[index]).toBe(200);
+      expect(response.headers.get(CACHE_STATUS), PUBLIC_PATHS[index]).toBe('STALE');
+      expect(await response.text(), PUBLIC_PATHS[index]).toBe(bodies[index]);
     }
   };
 

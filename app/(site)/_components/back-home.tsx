@@ -1,6 +1,8 @@
+import { ROUTES } from '@/lib/public-pages';
+
 export function BackHome() {
   return (
-    <a href="/" className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
+    <a href={ROUTES.home} className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
       <span aria-hidden="true">←</span> Back to home
     </a>
   );

@@ -1,16 +1,16 @@
-import type { Settings } from '@/lib/content';
+import type { SettingsView } from '@/lib/content/views';
 
 import { SiteLink } from './site-link';
 
-export function Footer({ settings }: { settings: Settings }) {
+export function Footer({ settings }: { settings: SettingsView }) {
   return (
     <footer className="border-t border-gray-200 bg-gray-50">
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 sm:grid-cols-3 sm:px-6">
-        {settings.footerColumns?.map((column) => (
+        {settings.footerColumns.map((column) => (
           <div key={column._key}>
             <h2 className="text-sm font-semibold text-ink">{column.title}</h2>
             <ul className="mt-3 space-y-2 text-sm text-muted">
-              {column.links?.map((link) => (
+              {column.links.map((link) => (
                 <li key={link._key}>
                   <SiteLink href={link.href} className="hover:text-brand-700 hover:underline">
                     {link.label}

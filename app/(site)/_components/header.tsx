@@ -1,17 +1,18 @@
-import type { Settings } from '@/lib/content';
+import type { SettingsView } from '@/lib/content/views';
+import { ROUTES } from '@/lib/public-pages';
 
 import { SiteLink } from './site-link';
 
-export function Header({ settings }: { settings: Settings }) {
+export function Header({ settings }: { settings: SettingsView }) {
   return (
     <header className="sticky top-0 z-40 border-b border-gray-200 bg-white/95 backdrop-blur">
       <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-6 gap-y-2 px-4 py-3 sm:px-6">
-        <a href="/" className="text-xl font-bold tracking-tight text-brand-700">
+        <a href={ROUTES.home} className="text-xl font-bold tracking-tight text-brand-700">
           {settings.productName}
         </a>
         <nav aria-label="Main">
           <ul className="flex flex-wrap items-center gap-x-5 gap-y-1 text-sm font-medium text-ink">
-            {settings.headerLinks?.map((link) => (
+            {settings.headerLinks.map((link) => (
               <li key={link._key}>
                 <SiteLink href={link.href} className="rounded px-1 py-2 hover:text-brand-700">
                   {link.label}

@@ -1,7 +1,8 @@
-import { stegaClean } from 'next-sanity';
 import type { ReactNode } from 'react';
 
-const paths: Record<string, ReactNode> = {
+import type { LandingPageView } from '@/lib/content/views';
+
+const paths = {
   radius: (
     <>
       <path d="M12 21s-7-6.2-7-11.5A7 7 0 0 1 19 9.5C19 14.8 12 21 12 21Z" />
@@ -24,10 +25,10 @@ const paths: Record<string, ReactNode> = {
     </>
   ),
   arrowDown: <path d="M12 5v14m0 0-6-6m6 6 6-6" />,
-};
+} satisfies Record<LandingPageView['features']['cards'][number]['icon'] | 'arrowDown', ReactNode>;
 
 /** Decorative line icons; the text beside them carries the meaning. */
-export function Icon({ name, className }: { name: string | null; className?: string }) {
+export function Icon({ name, className }: { name: keyof typeof paths; className?: string }) {
   return (
     <svg
       viewBox="0 0 24 24"
@@ -40,7 +41,8 @@ export function Icon({ name, className }: { name: string | null; className?: str
       focusable="false"
       className={className}
     >
-      {paths[stegaClean(name) ?? ''] ?? paths.radius}
+      {/* A value the schema does not list (hosted data is not checked at read) gets the default. */}
+      {paths[name] ?? paths.radius}
     </svg>
   );
 }

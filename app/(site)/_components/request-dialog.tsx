@@ -1,7 +1,8 @@
 'use client';
 
-import { useActionState, useEffect, useId, useState, useTransition, type FormEvent, type Ref } from 'react';
+import { useActionState, useCallback, useEffect, useId, useImperativeHandle, useRef, useState, useTransition, type FormEvent, type Ref } from 'react';
 
+import { ROUTES } from '@/lib/public-pages';
 import { submitSupportRequest } from '@/lib/support/actions';
 import { GENERIC_FAILURE, IDLE, REQUEST_SENT, requestFields, type FormState, type RequestFields } from '@/lib/support/form-state';
 import { HONEYPOT_FIELD, SUBMISSION_KEY_FIELD, validateSupportRequest, type RequestType } from '@/lib/support/validation';
@@ -10,12 +11,13 @@ import { HONEYPOT_FIELD, SUBMISSION_KEY_FIELD, validateSupportRequest, type Requ
 const CLOSE_AFTER_SUCCESS_MS = 2000;
 
 type Props = {
+  /** The dialog element, for the card that opens it. */
   ref: Ref<HTMLDialogElement>;
   dialogId: string;
   title: string;
   type: RequestType;
+  /** The dialog closed, whichever way (Cancel, Escape, the timer after "Sent!"). */
   onClose: () => void;
-  close: () => void;
 };
 
 const INPUTS = [
@@ -55,9 +57,12 @@ async function send(formData: FormData): Promise<FormState<RequestFields>> {
   }
 }
 
-export function RequestDialog({ ref, dialogId, title, type, onClose, close }: Props) {
+export function RequestDialog({ ref, dialogId, title, type, onClose }: Props) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useImperativeHandle(ref, () => dialog.current!, []);
+  const close = useCallback(() => dialog.current?.close(), []);
   // Without JavaScript the form posts to the action and the page comes back with its state (the permalink).
-  const [postedState, formAction] = useActionState<FormState<RequestFields>, FormData>(submitSupportRequest, IDLE, `/support#${dialogId}`);
+  const [postedState, formAction] = useActionState<FormState<RequestFields>, FormData>(submitSupportRequest, IDLE, `${ROUTES.support}#${dialogId}`);
   // With JavaScript the page's script sends it (send) and keeps the answer here.
   const [sentState, setSentState] = useState<FormState<RequestFields> | null>(null);
   const [pending, startSending] = useTransition();
@@ -104,7 +109,7 @@ export function RequestDialog({ ref, dialogId, title, type, onClose, close }: Pr
 
   return (
     <dialog
-      ref={ref}
+      ref={dialog}
       id={dialogId}
       aria-labelledby={`${ids}-title`}
       onClose={onClose}

@@ -1,4 +1,4 @@
-export function SectionHeading({ id, heading, intro }: { id: string; heading: string | null; intro?: string | null }) {
+export function SectionHeading({ id, heading, intro }: { id: string; heading: string; intro?: string }) {
   return (
     <div className="mx-auto max-w-2xl text-center">
       <h2 id={id} className="text-3xl font-bold tracking-tight text-ink sm:text-4xl">

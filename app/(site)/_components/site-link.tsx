@@ -1,15 +1,13 @@
-import { stegaClean } from 'next-sanity';
 import type { ReactNode } from 'react';
 
 type Props = { href: string | null | undefined; className?: string; children: ReactNode };
 
 /**
- * Links as editors enter them: a site path, an https:// or mailto: address, or
- * nothing yet (then the label shows as plain text rather than a dead link).
+ * Links as editors enter them (the view models clean the targets): a site path, an https:// or mailto:
+ * address, or nothing yet (then the label shows as plain text rather than a dead link).
  * Plain anchors on purpose: three static pages need no client router.
  */
-export function SiteLink({ href: encoded, className, children }: Props) {
-  const href = stegaClean(encoded);
+export function SiteLink({ href, className, children }: Props) {
   if (!href) return <span className={className}>{children}</span>;
   const external = /^https?:\/\//.test(href);
   return (

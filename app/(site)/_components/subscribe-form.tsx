@@ -2,6 +2,7 @@
 
 import { useActionState } from 'react';
 
+import { ROUTES } from '@/lib/public-pages';
 import { subscribe } from '@/lib/support/actions';
 import { IDLE, type FormState, type SubscribeFields } from '@/lib/support/form-state';
 import { HONEYPOT_FIELD } from '@/lib/support/validation';
@@ -9,7 +10,7 @@ import { HONEYPOT_FIELD } from '@/lib/support/validation';
 type Props = { placeholder: string; buttonLabel: string; successMessage: string };
 
 export function SubscribeForm({ placeholder, buttonLabel, successMessage }: Props) {
-  const [state, formAction, pending] = useActionState<FormState<SubscribeFields>, FormData>(subscribe, IDLE, '/#stay-updated');
+  const [state, formAction, pending] = useActionState<FormState<SubscribeFields>, FormData>(subscribe, IDLE, `${ROUTES.home}#stay-updated`);
   const message = pending ? null : state.status === 'success' ? successMessage : state.status === 'error' ? state.message : null;
 
   return (

@@ -1,19 +1,19 @@
 'use client';
 
-import { useCallback, useRef, useState, type MouseEvent } from 'react';
+import { useRef, useState, type MouseEvent } from 'react';
 
-import type { RequestType } from '@/lib/support/validation';
+import type { SupportPageView } from '@/lib/content/views';
 
 import { RequestDialog } from './request-dialog';
 
-export type SupportCard = { _key: string; title: string; text: string; modalTitle: string; requestType: RequestType };
+/** A card that opens a request form (the TypeGen `SupportCard` is the schema's object it comes from). */
+type RequestCard = SupportPageView['cards'][number];
 
-function Card({ card }: { card: SupportCard }) {
+function Card({ card }: { card: RequestCard }) {
   const dialog = useRef<HTMLDialogElement>(null);
   // A fresh key after every close gives the next opening an idle, empty form.
   const [generation, setGeneration] = useState(0);
   const dialogId = `request-${card.requestType}`;
-  const close = useCallback(() => dialog.current?.close(), []);
 
   function open(event: MouseEvent<HTMLAnchorElement>) {
     event.preventDefault();
@@ -37,13 +37,12 @@ function Card({ card }: { card: SupportCard }) {
         dialogId={dialogId}
         title={card.modalTitle}
         type={card.requestType}
-        close={close}
         onClose={() => setGeneration((value) => value + 1)}
       />
     </>
   );
 }
 
-export function SupportCards({ cards }: { cards: SupportCard[] }) {
+export function SupportCards({ cards }: { cards: RequestCard[] }) {
   return cards.map((card) => <Card key={card._key} card={card} />);
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 
 import { encodeSignatureHeader, SIGNATURE_HEADER_NAME } from '@sanity/webhook';
 
+import { CONTENT_TYPES } from '../../../lib/content/types';
 import { WEBHOOK_SECRET } from '../../support/e2e-servers';
 
 /**
@@ -51,10 +52,8 @@ export async function postWebhook(baseURL: string, body: unknown, secret = WEBHO
   });
 }
 
-export const ALL_TYPES = ['siteSettings', 'landingPage', 'supportPage', 'privacyPolicy'] as const;
-
 /** Puts the seed back and refreshes every page, so later tests see the seed again. */
 export async function resetContent(baseURL: string): Promise<void> {
   await restoreSeed();
-  for (const _type of ALL_TYPES) await postWebhook(baseURL, { _type, _id: _type });
+  for (const _type of CONTENT_TYPES) await postWebhook(baseURL, { _type, _id: _type });
 }

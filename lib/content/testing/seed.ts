@@ -1,0 +1,38 @@
+import { fileURLToPath } from 'node:url';
+
+import type { LANDING_PAGE_QUERY_RESULT, PRIVACY_POLICY_QUERY_RESULT, SETTINGS_QUERY_RESULT, SUPPORT_PAGE_QUERY_RESULT } from '@/sanity.types';
+
+import { queryDataset } from '../embedded';
+import { LANDING_PAGE_QUERY, PRIVACY_POLICY_QUERY, SETTINGS_QUERY, SUPPORT_PAGE_QUERY } from '../queries';
+
+/** The committed seed dataset, which unit tests read as the embedded source does. */
+export const SEED_FILE = fileURLToPath(new URL('../../../content/production.ndjson', import.meta.url));
+
+function present<T>(value: T | null | undefined, what: string): T {
+  if (value == null) throw new Error(`${what} is missing from ${SEED_FILE}`);
+  return value;
+}
+
+/** The four page queries' published results over a dataset file (the seed by default), each present. */
+export async function queryResults(file = SEED_FILE) {
+  const [settings, landing, support, privacy] = await Promise.all([
+    queryDataset<SETTINGS_QUERY_RESULT>(file, SETTINGS_QUERY, {}, 'published'),
+    queryDataset<LANDING_PAGE_QUERY_RESULT>(file, LANDING_PAGE_QUERY, {}, 'published'),
+    queryDataset<SUPPORT_PAGE_QUERY_RESULT>(file, SUPPORT_PAGE_QUERY, {}, 'published'),
+    queryDataset<PRIVACY_POLICY_QUERY_RESULT>(file, PRIVACY_POLICY_QUERY, {}, 'published'),
+  ]);
+  return {
+    settings: present(settings, 'siteSettings'),
+    landing: present(landing, 'landingPage'),
+    support: present(support, 'supportPage'),
+    privacy: present(privacy, 'privacyPolicy'),
+  };
+}
+
+/** Every string in a value, however deeply nested (Portable Text spans included). */
+export function stringsIn(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsIn);
+  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(stringsIn);
+  return [];
+}

@@ -1,0 +1,145 @@
+import { stegaClean } from '@sanity/client/stega';
+// What Sanity's client uses to encode stega in draft mode (a dependency of @sanity/client).
+import { vercelStegaCombine } from '@vercel/stega';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { REQUEST_TYPES } from '@/lib/support/request-types';
+
+import { queryResults, stringsIn } from './testing/seed';
+import { toLandingView, toPrivacyView, toSettingsView, toSupportView } from './views';
+
+type Results = Awaited<ReturnType<typeof queryResults>>;
+
+const views = (results: Results) => ({
+  settings: toSettingsView(results.settings),
+  landing: toLandingView(results.landing, results.settings),
+  support: toSupportView(results.support),
+  privacy: toPrivacyView(results.privacy, results.settings),
+});
+
+/** The results as draft mode delivers them: every string value carries an invisible source marker. */
+function withStega<T>(value: T): T {
+  if (typeof value === 'string') return vercelStegaCombine(value, { origin: 'sanity.io', href: '/studio' }) as T;
+  if (Array.isArray(value)) return value.map(withStega) as T;
+  if (value !== null && typeof value === 'object') {
+    // Sanity never encodes keys and types (_key, _type); neither does this.
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, key.startsWith('_') ? item : withStega(item)])) as T;
+  }
+  return value;
+}
+
+let seed: Results;
+
+beforeAll(async () => {
+  seed = await queryResults();
+});
+
+describe('the views of the seed', () => {
+  it('settings: the product name, and the links as the seed gives them', () => {
+    const settings = toSettingsView(seed.settings);
+    expect(settings.productName).toBe(seed.settings.productName);
+    expect(settings.meta).toEqual({ name: seed.settings.productName, description: seed.settings.description });
+    expect(settings.headerLinks.map(({ label, href }) => [label, href])).toEqual(seed.settings.headerLinks?.map(({ label, href }) => [label, href]));
+    expect(settings.footerColumns.flatMap((column) => column.links).length).toBeGreaterThan(0);
+  });
+
+  it('landing: {radius} filled everywhere from the settings', () => {
+    const landing = toLandingView(seed.landing, seed.settings);
+    expect(stringsIn(seed.landing).some((text) => text.includes('{radius}'))).toBe(true);
+    expect(stringsIn(landing).filter((text) => text.includes('{radius}'))).toEqual([]);
+    expect(landing.features.cards[0]?.title).toBe(`${seed.settings.radiusMiles}-Mile Radius`);
+  });
+
+  it('landing: each store button has its label and the listing from the settings, none while the URL is empty', () => {
+    const landing = toLandingView(seed.landing, seed.settings);
+    expect(landing.hero.stores).toEqual([
+      { key: 'appStore', label: seed.landing.hero?.appStoreLabel, href: null },
+      { key: 'playStore', label: seed.landing.hero?.playStoreLabel, href: null },
+    ]);
+    const listed = toLandingView(seed.landing, { ...seed.settings, appStoreUrl: 'https://apps.apple.com/app/id1', playStoreUrl: '' });
+    expect(listed.hero.stores.map(({ href }) => href)).toEqual(['https://apps.apple.com/app/id1', null]);
+  });
+
+  it('FAQs: FAQPage structured data with every question and answer', () => {
+    const { landing, support } = views(seed);
+    for (const faq of [landing.faq, support.faq]) {
+      expect(faq.items.length).toBeGreaterThan(0);
+      expect(faq.structuredData).toEqual({
+        '@context': 'https://schema.org',
+        '@type': 'FAQPage',
+        mainEntity: faq.items.map(({ question, answer }) => ({ '@type': 'Question', name: question, acceptedAnswer: { '@type': 'Answer', text: answer } })),
+      });
+    }
+  });
+
+  it('support: one card per request type, and the SEO title for the metadata', () => {
+    const support = toSupportView(seed.support);
+    expect(support.cards.map(({ requestType }) => requestType).sort()).toEqual([...REQUEST_TYPES].sort());
+    expect(support.meta).toEqual({ title: seed.support.seo?.title, description: seed.support.seo?.description });
+  });
+
+  it('privacy: the editor-set date, as written and in words', () => {
+    const privacy = toPrivacyView(seed.privacy, seed.settings);
+    expect(seed.privacy.lastUpdated).toBe('2026-11-22');
+    expect(privacy.lastUpdated).toEqual({ dateTime: '2026-11-22', text: 'November 22, 2026' });
+    expect(privacy.sections.length).toBe(seed.privacy.sections?.length);
+  });
+});
+
+describe('stega markers (draft mode)', () => {
+  let plain: ReturnType<typeof views>;
+  let marked: ReturnType<typeof views>;
+
+  beforeAll(() => {
+    plain = views(seed);
+    marked = views(withStega(seed));
+  });
+
+  it('stay in visible text, for click-to-edit', () => {
+    expect(marked.landing.hero.headline).not.toBe(plain.landing.hero.headline);
+    expect(stegaClean(marked.landing.hero.headline)).toBe(plain.landing.hero.headline);
+    expect(marked.privacy.title).not.toBe(plain.privacy.title);
+  });
+
+  it('are gone from metadata, attributes, link targets, form values and structured data', () => {
+    for (const page of ['landing', 'support', 'privacy'] as const) expect(marked[page].meta, page).toEqual(plain[page].meta);
+    expect(marked.settings.meta).toEqual(plain.settings.meta);
+    expect(marked.settings.headerLinks.map(({ href }) => href)).toEqual(plain.settings.headerLinks.map(({ href }) => href));
+    expect(marked.settings.footerColumns.flatMap(({ links }) => links.map(({ href }) => href))).toEqual(
+      plain.settings.footerColumns.flatMap(({ links }) => links.map(({ href }) => href)),
+    );
+    expect(marked.landing.hero.scrollLabel).toBe(plain.landing.hero.scrollLabel);
+    expect(marked.landing.stayUpdated.placeholder).toBe(plain.landing.stayUpdated.placeholder);
+    expect(marked.landing.features.cards.map(({ icon }) => icon)).toEqual(plain.landing.features.cards.map(({ icon }) => icon));
+    expect(marked.support.cards.map(({ requestType }) => requestType)).toEqual(plain.support.cards.map(({ requestType }) => requestType));
+    expect(marked.landing.faq.structuredData).toEqual(plain.landing.faq.structuredData);
+    expect(marked.support.faq.structuredData).toEqual(plain.support.faq.structuredData);
+    expect(marked.privacy.lastUpdated).toEqual(plain.privacy.lastUpdated);
+    const linkTargets = (view: typeof plain) => view.privacy.sections.flatMap(({ body }) => body.flatMap((block) => block.markDefs ?? []).map(({ href }) => href));
+    expect(linkTargets(plain).length).toBeGreaterThan(0);
+    expect(linkTargets(marked)).toEqual(linkTargets(plain));
+  });
+});
+
+describe('what an editor left empty', () => {
+  it('renders as empty text and lists, with the default icon and request type', () => {
+    const settings = { ...seed.settings, headerLinks: null, footerColumns: null, productName: null, description: null };
+    const landing = toLandingView(
+      { hero: null, features: { heading: null, intro: null, cards: [{ _key: 'a', title: null, text: null, icon: null }] }, experience: null, faq: null, stayUpdated: null, seo: null },
+      settings,
+    );
+    expect(toSettingsView(settings)).toMatchObject({ productName: '', meta: { name: '', description: undefined }, headerLinks: [], footerColumns: [] });
+    expect(landing.hero).toMatchObject({ headline: '', scrollLabel: '' });
+    expect(landing.features.cards).toEqual([{ _key: 'a', title: '', text: '', icon: 'radius' }]);
+    expect(landing.faq).toMatchObject({ heading: '', items: [] });
+    expect(landing.meta).toEqual({ title: '', description: undefined });
+    const support = toSupportView({ ...seed.support, cards: [{ _key: 'c', title: null, text: null, modalTitle: null, requestType: null }] });
+    expect(support.cards).toEqual([{ _key: 'c', title: '', text: '', modalTitle: '', requestType: 'issue' }]);
+    expect(toPrivacyView({ title: null, lastUpdated: null, lastUpdatedLabel: null, sections: null, seo: null }, settings)).toEqual({
+      meta: { title: '', description: undefined },
+      title: '',
+      lastUpdated: null,
+      sections: [],
+    });
+  });
+});

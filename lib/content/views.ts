@@ -1,0 +1,167 @@
+import { stegaClean } from '@sanity/client/stega';
+
+import type { RequestType } from '@/lib/support/request-types';
+import type {
+  BlockContent,
+  LANDING_PAGE_QUERY_RESULT,
+  PRIVACY_POLICY_QUERY_RESULT,
+  SETTINGS_QUERY_RESULT,
+  SUPPORT_PAGE_QUERY_RESULT,
+} from '@/sanity.types';
+
+import { fillTokens } from './tokens';
+
+/**
+ * What pages render, made from the query results (TypeGen's types) in one place: defaults filled,
+ * {radius} filled in from Site settings, and every string meant for an attribute, metadata, structured
+ * data or a form value already clean of stega markers (draft mode encodes them into visible text for
+ * click-to-edit; anywhere else they would be invisible junk). Components only lay these out.
+ */
+
+export type SettingsResult = NonNullable<SETTINGS_QUERY_RESULT>;
+export type LandingResult = NonNullable<LANDING_PAGE_QUERY_RESULT>;
+export type SupportResult = NonNullable<SUPPORT_PAGE_QUERY_RESULT>;
+export type PrivacyResult = NonNullable<PRIVACY_POLICY_QUERY_RESULT>;
+
+type Maybe<T> = T | null | undefined;
+type Seo = Maybe<{ title: string | null; description: string | null }>;
+type Link = { _key: string; label: string | null; href: string | null };
+type FaqItem = { _key: string; question: string | null; answer: string | null };
+type FeatureIcon = NonNullable<NonNullable<NonNullable<LandingResult['features']>['cards']>[number]['icon']>;
+
+/** Visible text: kept as it comes (stega included in draft mode), empty when the editor left it empty. */
+const text = (value: Maybe<string>): string => value ?? '';
+/** Text for an attribute, metadata or a value the code compares. */
+const clean = (value: Maybe<string>): string => stegaClean(value ?? '');
+/** An optional clean value: null when empty, so the page can leave out what it belongs to. */
+const cleanOrNull = (value: Maybe<string>): string | null => (value ? stegaClean(value) : null);
+
+/** Title and description for a page's <head> (lib/content/metadata.ts). */
+export type PageMeta = { title: string; description: string | undefined };
+
+const pageMeta = (seo: Seo): PageMeta => ({ title: clean(seo?.title), description: cleanOrNull(seo?.description) ?? undefined });
+
+/** Links as editors enter them: a site path, an https:// or mailto: address, or nothing yet (href null). */
+const links = (list: Maybe<Link[]>) => (list ?? []).map((link) => ({ _key: link._key, label: text(link.label), href: cleanOrNull(link.href) }));
+
+/** A FAQ with its FAQPage structured data, so search results can show the questions. */
+function faqView(heading: Maybe<string>, list: Maybe<FaqItem[]>) {
+  const items = (list ?? []).map((item) => ({ _key: item._key, question: text(item.question), answer: text(item.answer) }));
+  const structuredData = {
+    '@context': 'https://schema.org',
+    '@type': 'FAQPage',
+    mainEntity: items.map((item) => ({
+      '@type': 'Question',
+      name: stegaClean(item.question),
+      acceptedAnswer: { '@type': 'Answer', text: stegaClean(item.answer) },
+    })),
+  };
+  return { heading: text(heading), items, structuredData };
+}
+
+export function toSettingsView(settings: SettingsResult) {
+  return {
+    productName: text(settings.productName),
+    meta: { name: clean(settings.productName), description: cleanOrNull(settings.description) ?? undefined },
+    headerLinks: links(settings.headerLinks),
+    footerColumns: (settings.footerColumns ?? []).map((column) => ({ _key: column._key, title: text(column.title), links: links(column.links) })),
+    supportHours: text(settings.supportHours),
+    replyTime: text(settings.replyTime),
+  };
+}
+
+const FALLBACK_ICON: FeatureIcon = 'radius';
+
+export function toLandingView(result: LandingResult, settings: SettingsResult) {
+  const { hero, features, experience, faq, stayUpdated, seo } = fillTokens(result, { radius: settings.radiusMiles });
+  return {
+    meta: pageMeta(seo),
+    hero: {
+      headline: text(hero?.headline),
+      text: text(hero?.text),
+      // Each store button with its listing from Site settings; href null while there is none.
+      stores: [
+        { key: 'appStore', label: text(hero?.appStoreLabel), href: cleanOrNull(settings.appStoreUrl) },
+        { key: 'playStore', label: text(hero?.playStoreLabel), href: cleanOrNull(settings.playStoreUrl) },
+      ],
+      scrollLabel: clean(hero?.scrollLabel),
+    },
+    features: {
+      heading: text(features?.heading),
+      intro: text(features?.intro),
+      cards: (features?.cards ?? []).map((card) => ({
+        _key: card._key,
+        title: text(card.title),
+        text: text(card.text),
+        icon: stegaClean(card.icon) ?? FALLBACK_ICON,
+      })),
+    },
+    experience: {
+      heading: text(experience?.heading),
+      intro: text(experience?.intro),
+      steps: (experience?.steps ?? []).map((step) => ({ _key: step._key, title: text(step.title), text: text(step.text) })),
+    },
+    faq: faqView(faq?.heading, faq?.items),
+    stayUpdated: {
+      heading: text(stayUpdated?.heading),
+      text: text(stayUpdated?.text),
+      placeholder: clean(stayUpdated?.placeholder),
+      buttonLabel: text(stayUpdated?.buttonLabel),
+      successMessage: text(stayUpdated?.successMessage),
+    },
+  };
+}
+
+/** The request type a card's form sends when the editor has not chosen one. */
+const DEFAULT_REQUEST_TYPE: RequestType = 'issue';
+
+export function toSupportView(result: SupportResult) {
+  const { contact } = result;
+  return {
+    meta: pageMeta(result.seo),
+    heading: text(result.heading),
+    intro: text(result.intro),
+    cards: (result.cards ?? []).map((card) => ({
+      _key: card._key,
+      title: text(card.title),
+      text: text(card.text),
+      modalTitle: text(card.modalTitle),
+      // A form value and a stored column.
+      requestType: stegaClean(card.requestType) ?? DEFAULT_REQUEST_TYPE,
+    })),
+    contact: {
+      heading: text(contact?.heading),
+      text: text(contact?.text),
+      replyTimeLabel: text(contact?.replyTimeLabel),
+      hoursLabel: text(contact?.hoursLabel),
+    },
+    faq: faqView(result.faqHeading, result.faq),
+  };
+}
+
+/** The editor-set date of this version, never today's: a legal text must not claim changes it did not have. */
+function formatDate(isoDate: string): string {
+  return new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${isoDate}T00:00:00Z`));
+}
+
+/** Portable Text with its link targets clean (they become href attributes). */
+const withCleanLinks = (blocks: BlockContent): BlockContent =>
+  blocks.map((block) => (block.markDefs ? { ...block, markDefs: block.markDefs.map((mark) => ({ ...mark, href: cleanOrNull(mark.href) ?? undefined })) } : block));
+
+export function toPrivacyView(result: PrivacyResult, settings: SettingsResult) {
+  const { title, lastUpdated, sections, seo } = fillTokens(result, { radius: settings.radiusMiles });
+  const date = cleanOrNull(lastUpdated);
+  return {
+    meta: pageMeta(seo),
+    title: text(title),
+    lastUpdated: date ? { dateTime: date, text: formatDate(date) } : null,
+    sections: (sections ?? []).map((section) => ({ _key: section._key, heading: text(section.heading), body: withCleanLinks(section.body ?? []) })),
+  };
+}
+
+export type SettingsView = ReturnType<typeof toSettingsView>;
+export type LandingPageView = ReturnType<typeof toLandingView>;
+export type SupportPageView = ReturnType<typeof toSupportView>;
+export type PrivacyPolicyView = ReturnType<typeof toPrivacyView>;
+export type FaqView = ReturnType<typeof faqView>;
+export type SiteLinkView = ReturnType<typeof links>[number];

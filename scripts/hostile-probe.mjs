@@ -12,27 +12,20 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { encodeSignatureHeader, SIGNATURE_HEADER_NAME } from '@sanity/webhook';
 
+import { freePort } from '../deploy/processes.ts';
+import { formControls, outcome, postForm } from './lib/forms.ts';
+
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST_DIR = path.resolve(ROOT, process.env.NEXT_DIST_DIR || '.next');
 const STUDIO_PATHS = Number(process.env.STUDIO_PATHS || 1000);
 const SECRET = randomBytes(16).toString('hex');
 const MB = 1024 * 1024;
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 
 /** RSS in bytes of the next-server process (the child of scripts/e2e-server.mjs). */
 async function rss(pid) {
@@ -192,20 +185,8 @@ async function headersRow(server) {
   return `${requests.length - missing.length} of ${requests.length} responses carry all five${missing.length ? `; ${missing.join('; ')}` : ''}`;
 }
 
-/** fetch, tried a second time when a kept-alive connection was reset (a server that failed a call may drop it). */
-const fetchAgain = (url, init) => fetch(url, init).catch(() => fetch(url, init));
-
-async function supportForm(server) {
-  const html = await (await fetchAgain(`${server.origin}/support`)).text();
-  const start = html.indexOf('action="/support#request-feedback"');
-  const form = html.slice(start, html.indexOf('</form>', start));
-  const controls = [...form.matchAll(/<input[^>]*name="([^"]+)"(?:[^>]*value="([^"]*)")?/g)].map(([, name, value = '']) => [name, value.replace(/&quot;/g, '"').replace(/&amp;/g, '&')]);
-  const id = JSON.parse(controls.find(([name]) => /^\$ACTION_\d+:0$/.test(name))[1]).id;
-  return { controls, id };
-}
-
 async function actionRow(server) {
-  const { id } = await supportForm(server);
+  const id = JSON.parse((await formControls(server.origin)).find(([name]) => /^\$ACTION_\d+:0$/.test(name))[1]).id;
   const post = async (contentType, body, action = true) => {
     const headers = { origin: server.origin, ...(contentType ? { 'content-type': contentType } : {}), ...(action ? { 'next-action': id } : {}) };
     try {
@@ -235,13 +216,8 @@ async function actionRow(server) {
 async function emailRow(server) {
   const results = [];
   for (const [name, character] of [['U+0085', '\u0085'], ['U+202E', '\u202e'], ['U+0001', '\u0001'], ['U+200B', '\u200b']]) {
-    const { controls } = await supportForm(server);
-    const data = new FormData();
-    for (const [control, value] of controls) data.append(control, value);
-    for (const [field, value] of Object.entries({ email: `pro${character}be@example.com`, subject: `Probe ${name}`, message: 'Probe.' })) data.set(field, value);
-    const response = await fetchAgain(`${server.origin}/support`, { method: 'POST', headers: { origin: server.origin }, body: data });
-    const html = await response.text();
-    results.push(`${name} ${response.status} ${html.includes('Thanks! Your request has been sent.') ? 'accepted' : 'refused'}`);
+    const answer = await postForm(server.origin, 'support', { email: `pro${character}be@example.com`, subject: `Probe ${name}`, message: 'Probe.' });
+    results.push(`${name} ${answer.status} ${outcome(answer) === 'accepted' ? 'accepted' : 'refused'}`);
   }
   return results.join(', ');
 }

@@ -27,135 +27,34 @@
  *   LOAD_MIXED_CLIENTS   clients per kind in (b) (default 50)
  *   LOAD_TIMEOUT_MS      per-request timeout (default 30000)
  */
-import { fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 
+import { sleep } from '../deploy/processes.ts';
+import { APP_ROOT as ROOT } from '../lib/app-root.mjs';
 import { startAppServer } from '../tests/support/app-server.ts';
 
 import { hungPhase, killPhase } from './lib/load-faults.mjs';
 import { getPage, readPglite, reconcile, REQUEST_ROWS, run, submit, summarize, visitorFields } from './lib/load-measure.mjs';
+import { envInt, table } from './lib/report.ts';
+import { startStack } from './lib/supabase-process.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const HARNESS = path.join(ROOT, 'tests', 'support', 'postgrest-harness.ts');
 const REPORT = path.join(ROOT, 'bench', 'load-report.json');
 
 const DIST_DIR = process.env.NEXT_DIST_DIR || '.next';
-const SECONDS = positive('LOAD_SECONDS', 60);
-const SUBMIT_CLIENTS = positive('LOAD_SUBMIT_CLIENTS', 20);
-const MIXED_CLIENTS = positive('LOAD_MIXED_CLIENTS', 50);
-const TIMEOUT_MS = positive('LOAD_TIMEOUT_MS', 30_000);
+const SECONDS = envInt('LOAD_SECONDS', 60);
+const SUBMIT_CLIENTS = envInt('LOAD_SUBMIT_CLIENTS', 20);
+const MIXED_CLIENTS = envInt('LOAD_MIXED_CLIENTS', 50);
+const TIMEOUT_MS = envInt('LOAD_TIMEOUT_MS', 30_000);
 const PHASES = new Set((process.env.LOAD_PHASES || 'a,b,c,d,e').split(',').map((phase) => phase.trim()));
 
 /** How long a restarted PostgREST may still refuse requests (its database connection comes up after /ready). */
 const SETTLE_MS = 2_000;
 
-function positive(name, fallback) {
-  const raw = process.env[name];
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!(value > 0)) throw new Error(`${name} must be a positive number, got "${raw}"`);
-  return value;
-}
-
-/** Every process this script starts, so an interruption stops them too. */
-const children = new Set();
-function track(child, signalOnExit = 'SIGKILL') {
-  child.signalOnExit = signalOnExit;
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  return child;
-}
-process.once('exit', () => {
-  for (const child of children) child.kill(child.signalOnExit);
-});
-
 const log = (...args) => console.log(`[load ${new Date().toISOString().slice(11, 19)}]`, ...args);
-
-// ---------------------------------------------------------------------------------------------------
-// Processes
-
-/** `next start` on a free loopback port (tests/support/app-server.ts); resolves once GET / answers 200. */
-const startServer = (_name, env, options) => startAppServer(env, options);
-
-/**
- * The Supabase stand-in in its own process (so its Postgres does not share the load generator's
- * event loop), driven over IPC: stop / start PostgREST, query the database.
- */
-async function startStack() {
-  const code = `
-    import { startSupabaseStack } from ${JSON.stringify(pathToFileURL(HARNESS).href)};
-    const stack = await startSupabaseStack();
-    let closing;
-    const close = () => (closing ??= stack.close());
-    process.on('disconnect', () => void close().finally(() => process.exit(0)));
-    // SIGTERM stops PostgREST too (SIGKILL would leave it running).
-    for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => void close().finally(() => process.exit(0)));
-    process.on('message', async ({ id, command, sql, params }) => {
-      try {
-        let result = null;
-        if (command === 'stop') await stack.stopPostgrest();
-        else if (command === 'start') await stack.startPostgrest();
-        else if (command === 'pause') stack.pausePostgrest();
-        else if (command === 'resume') stack.resumePostgrest();
-        else if (command === 'query') result = await stack.query(sql, params);
-        else if (command === 'close') await close();
-        process.send({ id, result });
-      } catch (error) {
-        process.send({ id, error: String(error?.stack ?? error) });
-      }
-    });
-    process.send({ ready: true, url: stack.url, publishableKey: stack.publishableKey });
-  `;
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'load-stack-'));
-  const script = path.join(dir, 'stack.mjs');
-  await writeFile(script, code);
-  const child = track(fork(script, [], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] }), 'SIGTERM');
-  const ready = await new Promise((resolve, reject) => {
-    child.once('exit', (exitCode) => reject(new Error(`Supabase stand-in exited (${exitCode}) before it was ready`)));
-    child.on('message', (message) => message.ready && resolve(message));
-  });
-  let next = 0;
-  const pending = new Map();
-  child.on('message', (message) => {
-    const waiting = pending.get(message.id);
-    if (!waiting) return;
-    pending.delete(message.id);
-    if (message.error) waiting.reject(new Error(message.error));
-    else waiting.resolve(message.result);
-  });
-  const call = (command, sql, params) =>
-    new Promise((resolve, reject) => {
-      const id = ++next;
-      pending.set(id, { resolve, reject });
-      child.send({ id, command, sql, params });
-    });
-  return {
-    url: ready.url,
-    publishableKey: ready.publishableKey,
-    stopPostgrest: () => call('stop'),
-    startPostgrest: () => call('start'),
-    pausePostgrest: () => call('pause'),
-    resumePostgrest: () => call('resume'),
-    query: (sql, params) => call('query', sql, params),
-    async close() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        await call('close').catch(() => {});
-        child.disconnect();
-        await Promise.race([exited, sleep(5_000)]);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // ---------------------------------------------------------------------------------------------------
 // Phases
@@ -175,7 +74,7 @@ function submitter(agent, origin, phase, tracker) {
 
 async function embeddedPhases(report, failures) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'load-embedded-'));
-  const server = await startServer('embedded', { DATA_DIR: dataDir, CONTENT_FILE: path.join(ROOT, 'content', 'production.ndjson') });
+  const server = await startAppServer({ DATA_DIR: dataDir, CONTENT_FILE: path.join(ROOT, 'content', 'production.ndjson') });
   const trackers = { a: submissionTracker(), b: submissionTracker() };
   try {
     // The first write after a start, measured on its own: the store opened while the server started.
@@ -226,7 +125,7 @@ async function faultPhase(report, failures) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'load-hosted-'));
   let server;
   try {
-    server = await startServer('hosted', {
+    server = await startAppServer({
       DATA_DIR: dataDir,
       CONTENT_FILE: path.join(ROOT, 'content', 'production.ndjson'),
       NEXT_PUBLIC_SUPABASE_URL: stack.url,
@@ -319,10 +218,6 @@ async function faultPhase(report, failures) {
 // ---------------------------------------------------------------------------------------------------
 // Report
 
-function table(rows) {
-  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => String(row[column] ?? '').length)));
-  return rows.map((row) => row.map((cell, column) => String(cell ?? '').padStart(column === 0 ? 0 : widths[column]).padEnd(column === 0 ? widths[0] : 0)).join('  ')).join('\n');
-}
 
 function print(report) {
   const line = (label, s, store) => [

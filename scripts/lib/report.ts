@@ -1,0 +1,31 @@
+/** What every measuring script shares to read its settings and print its results. */
+
+/** A positive whole number from the environment variable `name`, or `fallback` when it is unset or empty. */
+export function envInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number, got "${raw}"`);
+  return value;
+}
+
+/** The middle value (the mean of the two middle ones for an even count); null for none. */
+export function median(values: (number | null | undefined)[]): number | null {
+  const sorted = values.filter((value): value is number => typeof value === 'number' && Number.isFinite(value)).sort((a, b) => a - b);
+  if (!sorted.length) return null;
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** `value` rounded to `digits` decimals; null stays null. */
+export const round = (value: number | null | undefined, digits = 1) => (value == null ? null : Number(value.toFixed(digits)));
+
+/** Rows of cells as columns padded to their widest cell, two spaces apart. */
+export function table(rows: unknown[][]): string {
+  const text = rows.map((row) => row.map((cell) => String(cell ?? '')));
+  const widths = text[0]!.map((_, column) => Math.max(...text.map((row) => row[column]?.length ?? 0)));
+  return text.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n');
+}
+
+/** 'ok' or 'MISSED' beside a result, for a target that was met or not. */
+export const verdict = (met: boolean) => (met ? 'ok' : 'MISSED');

@@ -9,12 +9,8 @@ import path from 'node:path';
 import { brotliBlocks, brotliModules, startNginx } from '../../deploy/nginx.ts';
 import { waitForHttp } from '../../deploy/processes.ts';
 
-/**
- * Serves `htmlFile` at `/` on 127.0.0.1:port, from a copy under `runDir`.
- *
- * @param {{ bin: string, runDir: string, port: number, htmlFile: string }} options
- */
-export async function startStaticNginx({ bin, runDir, port, htmlFile }) {
+/** Serves `htmlFile` at `/` on 127.0.0.1:port, from a copy under `runDir`. */
+export async function startStaticNginx({ bin, runDir, port, htmlFile }: { bin: string; runDir: string; port: number; htmlFile: string }) {
   const www = path.join(runDir, 'www');
   await mkdir(path.join(runDir, 'tmp'), { recursive: true });
   await mkdir(www, { recursive: true });

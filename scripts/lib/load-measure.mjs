@@ -83,7 +83,9 @@ export function reconcile(phase, rows, accepted, failed) {
   for (const row of rows) {
     const id = /^load (\w+) #(\d+)$/.exec(row.subject);
     if (!id || id[1] !== phase) continue;
-    const expected = { ...visitorFields(phase, Number(id[2])), type: 'feedback', status: 'new' };
+    const sent = visitorFields(phase, Number(id[2]));
+    // Form encoding sends a textarea's line breaks as CRLF, in a browser and in FormData alike.
+    const expected = { ...sent, message: sent.message.replace(/\n/g, '\r\n'), type: 'feedback', status: 'new' };
     const complete = Object.entries(expected).every(([column, value]) => row[column] === value) && row.id && row.created_at;
     if (!complete) malformed.push(row);
     byId.set(Number(id[2]), (byId.get(Number(id[2])) ?? 0) + 1);

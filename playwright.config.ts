@@ -5,7 +5,7 @@ import { E2E_SERVERS } from './tests/support/e2e-servers';
 /**
  * Browser tests against the production build (npm run build first; npm test does both), in Debian's
  * Chromium — nothing downloads a browser. The server gets its own embedded store and its own copy
- * of the seed dataset (scripts/e2e-server.mjs prepares both before `next start`), which the publish
+ * of the seed dataset (tests/support/e2e-server.mjs prepares both before `next start`), which the publish
  * tests edit and then announce through the signed webhook.
  */
 
@@ -52,7 +52,7 @@ export default defineConfig({
   // and Playwright starts webServers before any globalSetup (checked in 1.65).
   // The Node running Playwright (24 under npm test), not whatever `node` is first on PATH.
   webServer: Object.values(E2E_SERVERS).map(({ port, url, env }) => ({
-    command: `${JSON.stringify(process.execPath)} scripts/e2e-server.mjs -p ${port} -H 127.0.0.1`,
+    command: `${JSON.stringify(process.execPath)} tests/support/e2e-server.mjs -p ${port} -H 127.0.0.1`,
     url,
     reuseExistingServer: !process.env.CI,
     timeout: 120_000,

@@ -27,7 +27,7 @@ const STUDIO_PATHS = Number(process.env.STUDIO_PATHS || 1000);
 const SECRET = randomBytes(16).toString('hex');
 const MB = 1024 * 1024;
 
-/** RSS in bytes of the next-server process (the child of scripts/e2e-server.mjs). */
+/** RSS in bytes of the next-server process (the child of tests/support/e2e-server.mjs). */
 async function rss(pid) {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) * 1024;
@@ -36,7 +36,7 @@ async function rss(pid) {
 async function startServer() {
   const port = await freePort();
   const dataDir = path.join(os.tmpdir(), `hostile-probe-${process.pid}`);
-  const child = spawn(process.execPath, ['scripts/e2e-server.mjs', '-p', String(port), '-H', '127.0.0.1'], {
+  const child = spawn(process.execPath, ['tests/support/e2e-server.mjs', '-p', String(port), '-H', '127.0.0.1'], {
     cwd: ROOT,
     env: { ...process.env, DATA_DIR: dataDir, CONTENT_FILE: path.join(dataDir, 'content.ndjson'), SANITY_REVALIDATE_SECRET: SECRET, RATE_LIMIT_MAX: '100000' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,9 @@
 import type { PGlite } from '@electric-sql/pglite';
 
-export type Table = 'support_requests' | 'newsletter_subscribers';
+import type { Table, TableInsert } from './database.types';
+
+export type { Table };
 
 export declare function openStore(dir: string | undefined, options?: { fsync?: boolean }): Promise<PGlite>;
 export declare function migrateStore(db: PGlite): Promise<string[]>;
-export declare function insertAsAnon(db: PGlite, table: Table, row: Record<string, string>): Promise<void>;
+export declare function insertAsAnon<T extends Table>(db: PGlite, table: T, row: TableInsert<T>): Promise<void>;

@@ -95,8 +95,8 @@ export const migrateStore = (db) => migrate(db, SUPABASE_DIR);
  * Runs one insert as the anon role inside a transaction, as PostgREST does for the public key.
  *
  * @param {PGlite} db
- * @param {'support_requests' | 'newsletter_subscribers'} table
- * @param {Record<string, string>} row
+ * @param {import('./database.types').Table} table
+ * @param {Record<string, string | null | undefined>} row the columns the anon role may write (database.types.ts)
  * @returns {Promise<void>}
  */
 export async function insertAsAnon(db, table, row) {

@@ -3,7 +3,8 @@ import 'server-only';
 import { Worker } from 'node:worker_threads';
 
 import { appPath } from '../app-root.mjs';
-import { insertAsAnon, migrateStore, openStore, type Table } from './pglite-core.mjs';
+import type { Table, TableInsert } from './database.types';
+import { insertAsAnon, migrateStore, openStore } from './pglite-core.mjs';
 import { lockStore } from './store-lock';
 
 /**
@@ -21,7 +22,7 @@ export type EmbeddedStore = {
    * Resolves once the row is committed; rejects with the database's error (code, constraint, message),
    * or after the store's deadline. A row past its deadline may still commit later.
    */
-  insert(table: Table, row: Record<string, string>): Promise<void>;
+  insert<T extends Table>(table: T, row: TableInsert<T>): Promise<void>;
   /** Resolves once the database is open and migrated; rejects if it cannot open. */
   opened: Promise<void>;
   close(): Promise<void>;

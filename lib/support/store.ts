@@ -6,7 +6,8 @@ import { supabaseConfig } from '@/lib/env/public';
 import { dataDir, storeFsync, storeTimeoutMs } from '@/lib/env/server';
 
 import { toStoreError } from './errors';
-import { sharedStore, type Table } from './pglite';
+import type { Table, TableInsert } from './database.types';
+import { sharedStore } from './pglite';
 import { createSupabase } from './supabase';
 import type { RequestType } from './validation';
 
@@ -14,7 +15,7 @@ import type { RequestType } from './validation';
 type SupportRequestInput = { email: string; subject: string; message: string; type: RequestType; submissionKey?: string | null };
 
 /** Inserts one row as the public (anon) role; rejects with the backend's error as is. */
-type Insert = (table: Table, row: Record<string, string>) => Promise<void>;
+type Insert = <T extends Table>(table: T, row: TableInsert<T>) => Promise<void>;
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -25,7 +26,9 @@ function createInsert(): Insert {
     const supabase = createSupabase(config);
     // A plain insert with no .select(): the public key may not read rows back.
     return async (table, row) => {
-      const { error } = await supabase.from(table).insert(row);
+      // supabase-js resolves insert()'s row type from a literal table name, not from a type parameter;
+      // Insert's signature has already checked the row against TableInsert of its table.
+      const { error } = await supabase.from(table).insert(row as never);
       if (error) throw error;
     };
   }
@@ -46,7 +49,7 @@ export async function openStoreAtStart(): Promise<void> {
 
 let insert: Insert | undefined;
 
-async function write(table: Table, row: Record<string, string>, isSuccess: (error: unknown) => boolean = () => false) {
+async function write<T extends Table>(table: T, row: TableInsert<T>, isSuccess: (error: unknown) => boolean = () => false) {
   try {
     await (insert ??= createInsert())(table, row);
   } catch (error) {
@@ -62,7 +65,7 @@ const isUniqueViolation = (error: unknown) => (error as { code?: unknown } | nul
  * when two copies race, its unique index refuses the second.
  */
 export async function saveSupportRequest({ email, subject, message, type, submissionKey }: SupportRequestInput): Promise<void> {
-  const row = { email, subject, message, type, ...(submissionKey ? { submission_key: submissionKey } : {}) };
+  const row: TableInsert<'support_requests'> = { email, subject, message, type, ...(submissionKey ? { submission_key: submissionKey } : {}) };
   await write('support_requests', row, isUniqueViolation);
 }
 

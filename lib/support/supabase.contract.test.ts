@@ -61,7 +61,7 @@ describe('store on Supabase', () => {
   it('gives the public key no way to read requests or subscribers back', async () => {
     const { createSupabase } = await import('./supabase');
     const client = createSupabase({ url: stack.url, publishableKey: stack.publishableKey });
-    for (const table of ['support_requests', 'newsletter_subscribers']) {
+    for (const table of ['support_requests', 'newsletter_subscribers'] as const) {
       const { data, error } = await client.from(table).select('*');
       expect(data).toBeNull();
       expect(error).toMatchObject({ code: '42501' });

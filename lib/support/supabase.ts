@@ -3,6 +3,7 @@ import 'server-only';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 
 import type { SupabaseConfig } from '@/lib/env/public';
+import type { Database } from '@/lib/support/database.types';
 import { storeTimeoutMs } from '@/lib/env/server';
 
 /**
@@ -18,8 +19,8 @@ function fetchWithDeadline(timeoutMs: number): typeof fetch {
 }
 
 /** The one place a Supabase client is made: the public key only, no session, no secret key, every call with a deadline. */
-export function createSupabase(config: SupabaseConfig): SupabaseClient {
-  return createClient(config.url, config.publishableKey, {
+export function createSupabase(config: SupabaseConfig): SupabaseClient<Database> {
+  return createClient<Database>(config.url, config.publishableKey, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
     global: { fetch: fetchWithDeadline(storeTimeoutMs()) },
   });

@@ -1,5 +1,7 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -7,23 +9,33 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SANITY_API_VERSION } from '@/lib/env/public';
 
 import { createSanityClient } from './client';
-import { queryDataset, type Perspective } from './embedded';
+import { queryDataset } from './embedded';
+import fixture from './fixtures/sanity-query-responses.json';
 import { LANDING_PAGE_QUERY, PRIVACY_POLICY_QUERY, SETTINGS_QUERY, SUPPORT_PAGE_QUERY } from './queries';
 
 /**
- * The hosted path with no network: the site's own client (real @sanity/client)
- * against a local server that answers Sanity's query endpoint by evaluating
- * the request's GROQ over the seed dataset. It checks that the client is
- * configured as Sanity expects (project, dataset, API version, perspective)
- * and that both sources answer the same queries alike.
+ * The hosted path with no network: the site's own client (real @sanity/client) against a local server
+ * that answers Sanity's query endpoint with the answers in fixtures/sanity-query-responses.json, written
+ * by hand from what Sanity returns. It checks that the client is configured as Sanity expects (project,
+ * dataset, API version, perspective, the query text as the site wrote it), and that the embedded source
+ * answers each query over the same documents exactly as Sanity does.
  */
 
-const SEED = path.resolve('content/production.ndjson');
+const QUERIES = { SETTINGS_QUERY, LANDING_PAGE_QUERY, SUPPORT_PAGE_QUERY, PRIVACY_POLICY_QUERY } as const;
+type QueryName = keyof typeof QUERIES;
+const nameOf = (query: string | null) => (Object.keys(QUERIES) as QueryName[]).find((name) => QUERIES[name] === query);
+
 const requests: URL[] = [];
 let server: Server;
 let apiHost: string;
+let dir: string;
+let datasetFile: string;
 
 beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'hosted-contract-'));
+  datasetFile = path.join(dir, 'dataset.ndjson');
+  await writeFile(datasetFile, fixture.documents.map((doc) => JSON.stringify(doc)).join('\n') + '\n');
+
   server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     requests.push(url);
@@ -32,12 +44,13 @@ beforeAll(async () => {
       res.writeHead(404).end(JSON.stringify({ error: 'Not found' }));
       return;
     }
-    const params = Object.fromEntries(
-      [...url.searchParams].filter(([key]) => key.startsWith('$')).map(([key, value]) => [key.slice(1), JSON.parse(value)]),
-    );
-    const perspective = (url.searchParams.get('perspective') ?? 'raw') as Perspective;
-    const result = await queryDataset(SEED, url.searchParams.get('query') ?? '', params, perspective);
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ result, ms: 1, query: url.searchParams.get('query') }));
+    const query = url.searchParams.get('query');
+    const name = nameOf(query);
+    if (!name || url.searchParams.get('perspective') !== 'published') {
+      res.writeHead(400).end(JSON.stringify({ error: 'No recorded answer for this query and perspective' }));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ result: fixture.responses[name], ms: 1, query }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   apiHost = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -48,6 +61,7 @@ beforeAll(async () => {
 afterAll(async () => {
   vi.unstubAllEnvs();
   await new Promise((resolve) => server.close(resolve));
+  await rm(dir, { recursive: true, force: true });
 });
 
 function hostedClient() {
@@ -63,18 +77,15 @@ describe('hosted Sanity source', () => {
     expect(config).toMatchObject({ projectId: 'abc123', dataset: 'staging', apiVersion: SANITY_API_VERSION, perspective: 'published', useCdn: true });
   });
 
-  it.each([
-    ['settings', SETTINGS_QUERY],
-    ['landing page', LANDING_PAGE_QUERY],
-    ['support page', SUPPORT_PAGE_QUERY],
-    ['privacy policy', PRIVACY_POLICY_QUERY],
-  ])('answers the %s query as the embedded source does', async (_, query) => {
-    const hosted = await hostedClient().fetch(query);
-    expect(hosted).not.toBeNull();
-    expect(hosted).toEqual(await queryDataset(SEED, query, {}, 'published'));
+  it.each(Object.keys(QUERIES) as QueryName[])('sends %s as written and reads Sanity\'s answer', async (name) => {
+    expect(await hostedClient().fetch(QUERIES[name])).toEqual(fixture.responses[name]);
     const sent = requests.at(-1)!;
     expect(sent.pathname).toBe(`/v${SANITY_API_VERSION}/data/query/staging`);
     expect(sent.searchParams.get('perspective')).toBe('published');
+  });
+
+  it.each(Object.keys(QUERIES) as QueryName[])('the embedded source answers %s over the same documents as Sanity does', async (name) => {
+    expect(await queryDataset(datasetFile, QUERIES[name], {}, 'published')).toEqual(fixture.responses[name]);
   });
 
   it('is null when no project is configured, so the embedded source is used', () => {

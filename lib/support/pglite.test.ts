@@ -67,10 +67,37 @@ describe('embedded PGlite store on disk', () => {
   });
 
   it('runs one store per data directory, however many callers ask at once', async () => {
-    const { sharedStore } = await import('./pglite');
     const dir = path.join(dataDir, 'pglite');
-    expect(sharedStore(dir, OPTIONS)).toBe(sharedStore(dir, OPTIONS));
-  });
+    const COPIES = 4;
+    const WRITES = 20;
+    await closeSharedStore(dir);
+    // Next loads this module in several bundles: each import after resetModules is another copy of it.
+    const copies: (typeof import('./pglite'))[] = [];
+    for (let copy = 0; copy < COPIES; copy++) {
+      vi.resetModules();
+      copies.push(await import('./pglite'));
+    }
+    expect(new Set(copies).size).toBe(COPIES);
+
+    // Every copy asks for the closed store at once, and writes 20 rows at once.
+    const stores = copies.map((copy) => copy.sharedStore(dir, OPTIONS));
+    expect(new Set(stores).size).toBe(1);
+    const tag = `concurrent-${Date.now()}`;
+    await Promise.all(
+      copies.flatMap((copy, c) =>
+        Array.from({ length: WRITES }, (_, w) => copy.sharedStore(dir, OPTIONS).insert('newsletter_subscribers', { email: `${tag}-${c}-${w}@example.com` })),
+      ),
+    );
+
+    await closeSharedStore(dir);
+    const db = await openStore(dir);
+    try {
+      const { rows } = await db.query<{ n: number }>('select count(*)::int as n from public.newsletter_subscribers where email like $1', [`${tag}-%`]);
+      expect(rows[0]?.n).toBe(COPIES * WRITES);
+    } finally {
+      await db.close();
+    }
+  }, 120_000);
 
   it('a store that cannot open fails with its error, and the next write tries again', async () => {
     const { sharedStore } = await import('./pglite');

@@ -1,48 +1,40 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { LANDING_PAGE_QUERY_RESULT, PRIVACY_POLICY_QUERY_RESULT, SETTINGS_QUERY_RESULT, SUPPORT_PAGE_QUERY_RESULT } from '@/sanity.types';
-
-import { queryDataset } from './embedded';
-import { LANDING_PAGE_QUERY, PRIVACY_POLICY_QUERY, SETTINGS_QUERY, SUPPORT_PAGE_QUERY } from './queries';
+import { queryResults, SEED_FILE as SEED, stringsIn } from './testing/seed';
 import { fillTokens } from './tokens';
+import { toLandingView, toPrivacyView, type PrivacyPolicyView } from './views';
 
-const SEED = fileURLToPath(new URL('../../content/production.ndjson', import.meta.url));
 const TOKEN = '{radius}';
-
-/** Every string in a value, however deeply nested (Portable Text spans included). */
-function stringsIn(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value.flatMap(stringsIn);
-  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(stringsIn);
-  return [];
-}
 
 const count = (strings: string[], pattern: RegExp) => strings.reduce((sum, text) => sum + (text.match(pattern)?.length ?? 0), 0);
 
-function present<T>(value: T | null | undefined, what: string): T {
-  if (value == null) throw new Error(`${what} is missing`);
-  return value;
-}
-
-/** What getLandingPage and getPrivacyPolicy in index.ts do: query, then fill {radius} from Site settings. */
+/**
+ * The query results of a dataset, and the views pages get from them (views.ts, as index.ts makes
+ * them). The FAQ's structured data repeats its visible text, so it is left out of what is counted.
+ */
 async function pagesOf(file: string) {
-  const settings = present(await queryDataset<SETTINGS_QUERY_RESULT>(file, SETTINGS_QUERY, {}, 'published'), 'siteSettings');
-  const landing = present(await queryDataset<LANDING_PAGE_QUERY_RESULT>(file, LANDING_PAGE_QUERY, {}, 'published'), 'landingPage');
-  const privacy = present(await queryDataset<PRIVACY_POLICY_QUERY_RESULT>(file, PRIVACY_POLICY_QUERY, {}, 'published'), 'privacyPolicy');
-  const tokens = { radius: settings.radiusMiles };
-  return { settings, raw: { landing, privacy }, filled: { landing: fillTokens(landing, tokens), privacy: fillTokens(privacy, tokens) } };
+  const { settings, landing, support, privacy } = await queryResults(file);
+  const landingView = toLandingView(landing, settings);
+  return {
+    settings,
+    support,
+    raw: { landing, privacy },
+    filled: { landing: { ...landingView, faq: { ...landingView.faq, structuredData: null } }, privacy: toPrivacyView(privacy, settings) },
+  };
 }
 
-const sectionText = (privacy: NonNullable<PRIVACY_POLICY_QUERY_RESULT>, index: number) =>
-  (present(privacy.sections?.[index], `privacy section ${index + 1}`).body ?? [])
+const sectionText = (privacy: PrivacyPolicyView, index: number) => {
+  const section = privacy.sections[index];
+  if (!section) throw new Error(`privacy section ${index + 1} is missing`);
+  return section.body
     .flatMap((block) => block.children ?? [])
     .map((span) => span.text ?? '')
     .join('');
+};
 
 describe('the radius setting reaches every mention', () => {
   let dir: string;
@@ -72,8 +64,8 @@ describe('the radius setting reaches every mention', () => {
   it('with the seed radius of 3, the hero, the first card and privacy section 2 say 3', async () => {
     const { settings, filled } = await pagesOf(SEED);
     expect(settings.radiusMiles).toBe(3);
-    expect(filled.landing.hero?.text).toContain('within 3 miles of you');
-    expect(filled.landing.features?.cards?.[0]?.title).toBe('3-Mile Radius');
+    expect(filled.landing.hero.text).toContain('within 3 miles of you');
+    expect(filled.landing.features.cards[0]?.title).toBe('3-Mile Radius');
     expect(sectionText(filled.privacy, 1)).toContain('3-mile radius');
   });
 
@@ -85,8 +77,8 @@ describe('the radius setting reaches every mention', () => {
   it('with radius 5 every mention says 5 and none says 3', async () => {
     const { settings, raw, filled } = await pagesOf(fiveMiles);
     expect(settings.radiusMiles).toBe(5);
-    expect(filled.landing.hero?.text).toContain('within 5 miles of you');
-    expect(filled.landing.features?.cards?.[0]?.title).toBe('5-Mile Radius');
+    expect(filled.landing.hero.text).toContain('within 5 miles of you');
+    expect(filled.landing.features.cards[0]?.title).toBe('5-Mile Radius');
     expect(sectionText(filled.privacy, 1)).toContain('5-mile radius');
 
     const before = [...stringsIn(raw.landing), ...stringsIn(raw.privacy)];
@@ -97,9 +89,8 @@ describe('the radius setting reaches every mention', () => {
   });
 
   it('the support page and the settings, which are not filled, write no {radius}', async () => {
-    // index.ts fills tokens only in the landing page and the privacy policy; a token elsewhere would reach readers as is.
-    const settings = await queryDataset<SETTINGS_QUERY_RESULT>(SEED, SETTINGS_QUERY, {}, 'published');
-    const support = await queryDataset<SUPPORT_PAGE_QUERY_RESULT>(SEED, SUPPORT_PAGE_QUERY, {}, 'published');
+    // The views fill {radius} only in the landing page and the privacy policy; a token elsewhere would reach readers as is.
+    const { settings, support } = await pagesOf(SEED);
     expect(stringsIn(support).length).toBeGreaterThan(0);
     expect([...stringsIn(settings), ...stringsIn(support)].filter((text) => text.includes(TOKEN))).toEqual([]);
   });

@@ -79,7 +79,6 @@ ${entries.join('\n')}
 };
 
 export type Table = keyof Database['public']['Tables'];
-export type TableRow<T extends Table> = Database['public']['Tables'][T]['Row'];
 export type TableInsert<T extends Table> = Database['public']['Tables'][T]['Insert'];
 `;
 }

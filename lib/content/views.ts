@@ -18,10 +18,10 @@ import { fillTokens } from './tokens';
  * click-to-edit; anywhere else they would be invisible junk). Components only lay these out.
  */
 
-export type SettingsResult = NonNullable<SETTINGS_QUERY_RESULT>;
-export type LandingResult = NonNullable<LANDING_PAGE_QUERY_RESULT>;
-export type SupportResult = NonNullable<SUPPORT_PAGE_QUERY_RESULT>;
-export type PrivacyResult = NonNullable<PRIVACY_POLICY_QUERY_RESULT>;
+type SettingsResult = NonNullable<SETTINGS_QUERY_RESULT>;
+type LandingResult = NonNullable<LANDING_PAGE_QUERY_RESULT>;
+type SupportResult = NonNullable<SUPPORT_PAGE_QUERY_RESULT>;
+type PrivacyResult = NonNullable<PRIVACY_POLICY_QUERY_RESULT>;
 
 type Maybe<T> = T | null | undefined;
 type Seo = Maybe<{ title: string | null; description: string | null }>;
@@ -164,4 +164,3 @@ export type LandingPageView = ReturnType<typeof toLandingView>;
 export type SupportPageView = ReturnType<typeof toSupportView>;
 export type PrivacyPolicyView = ReturnType<typeof toPrivacyView>;
 export type FaqView = ReturnType<typeof faqView>;
-export type SiteLinkView = ReturnType<typeof links>[number];

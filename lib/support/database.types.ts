@@ -48,5 +48,4 @@ export type Database = {
 };
 
 export type Table = keyof Database['public']['Tables'];
-export type TableRow<T extends Table> = Database['public']['Tables'][T]['Row'];
 export type TableInsert<T extends Table> = Database['public']['Tables'][T]['Insert'];

@@ -29,7 +29,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { findNginx, INSTALL_HINT } from '../deploy/nginx.ts';
-import { freePort, stopOnSignals, waitForHttp } from '../deploy/processes.ts';
+import { freePort, stopAllProcesses, stopOnSignals, waitForHttp } from '../deploy/processes.ts';
 import { startStack } from '../deploy/stack.ts';
 import { copyStandalone, prerenderedHome, startApp } from '../deploy/standalone.ts';
 import { APP_ROOT } from '../lib/app-root.mjs';
@@ -218,5 +218,6 @@ async function main() {
 
 main().catch((error: unknown) => {
   console.error(error instanceof Error ? error.stack : error);
-  process.exit(1);
+  // A server that started before the failure (nginx runs detached, in its own group) goes too.
+  void stopAllProcesses().finally(() => process.exit(1));
 });

@@ -1,7 +1,8 @@
 import { NextResponse, type NextRequest } from 'next/server';
 
 import { readBody } from '@/lib/http/read-body';
-import { REFUSALS, refusalPage } from '@/lib/http/refusal-page';
+import { refusalPage } from '@/lib/http/refusal-page';
+import { REFUSALS } from '@/lib/http/refusals';
 
 /**
  * Posts that Next's server-action handler would answer with a 500 get a plain 4xx page a person can

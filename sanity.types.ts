@@ -595,6 +595,16 @@ export type PRIVACY_POLICY_QUERY_RESULT = {
 } | null;
 
 // Source: lib/content/queries.ts
+// Variable: REFUSAL_COPY_QUERY
+// Query: *[_type == "siteSettings"][0].formMessages{ crossSite, unreadable, tooLarge, backToSupport }
+export type REFUSAL_COPY_QUERY_RESULT = {
+  crossSite: string | null;
+  unreadable: string | null;
+  tooLarge: string | null;
+  backToSupport: string | null;
+} | null;
+
+// Source: lib/content/queries.ts
 // Variable: DOCUMENTS_OF_TYPES_QUERY
 // Query: *[_type in $types && !(_id in path("drafts.**"))]
 export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
@@ -823,6 +833,7 @@ declare module "@sanity/client" {
     '*[_type == "landingPage"][0]{\n  hero{ headline, text, appStoreLabel, playStoreLabel, scrollLabel },\n  features{ heading, intro, cards[]{ _key, title, text, icon } },\n  experience{ heading, intro, steps[]{ _key, title, text } },\n  faq{ heading, items[]{ _key, question, answer } },\n  stayUpdated{ heading, text, emailLabel, placeholder, buttonLabel, pendingLabel, successMessage },\n  seo{ title, description }\n}': LANDING_PAGE_QUERY_RESULT;
     '*[_type == "supportPage"][0]{\n  heading,\n  intro,\n  cards[]{ _key, title, text, modalTitle, requestType },\n  contact{ heading, text, replyTimeLabel, hoursLabel },\n  form,\n  faqHeading,\n  faq[]{ _key, question, answer },\n  seo{ title, description }\n}': SUPPORT_PAGE_QUERY_RESULT;
     '*[_type == "privacyPolicy"][0]{\n  title,\n  lastUpdated,\n  lastUpdatedLabel,\n  sections[]{ _key, heading, body },\n  seo{ title, description }\n}': PRIVACY_POLICY_QUERY_RESULT;
+    '*[_type == "siteSettings"][0].formMessages{ crossSite, unreadable, tooLarge, backToSupport }': REFUSAL_COPY_QUERY_RESULT;
     '*[_type in $types && !(_id in path("drafts.**"))]': DOCUMENTS_OF_TYPES_QUERY_RESULT;
   }
 }

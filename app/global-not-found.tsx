@@ -2,24 +2,26 @@ import './globals.css';
 
 import type { Metadata } from 'next';
 
+import { getNotFoundCopy } from '@/lib/content';
 import { ROUTES } from '@/lib/public-pages';
+
 import { HomeLink, secondaryAction, StatusPage } from './_components/status-page';
 
-export const metadata: Metadata = {
-  title: 'Page not found',
-  description: 'The page you are looking for does not exist.',
-  robots: { index: false },
-};
+export async function generateMetadata(): Promise<Metadata> {
+  const { title, description } = await getNotFoundCopy();
+  return { title, description, robots: { index: false } };
+}
 
-export default function GlobalNotFound() {
+export default async function GlobalNotFound() {
+  const copy = await getNotFoundCopy();
   return (
     <html lang="en">
       <body className="flex min-h-screen flex-col bg-gray-50 text-ink antialiased">
         <main className="flex flex-1">
-          <StatusPage label="404" heading="Page not found" text="This page does not exist. It may have moved, or the address may be mistyped.">
-            <HomeLink />
+          <StatusPage label={copy.label} heading={copy.heading} text={copy.text}>
+            <HomeLink label={copy.homeLink} />
             <a href={ROUTES.support} className={secondaryAction}>
-              Get support
+              {copy.supportLink}
             </a>
           </StatusPage>
         </main>

@@ -7,6 +7,7 @@ import { getSettings } from '@/lib/content';
 import { siteMetadata } from '@/lib/content/metadata';
 
 import { DraftTools } from './_components/draft-tools';
+import { ErrorCopyProvider } from './_components/error-copy';
 import { Footer } from './_components/footer';
 import { Header } from './_components/header';
 
@@ -28,11 +29,12 @@ export default async function SiteLayout({ children }: { children: ReactNode }) 
           href="#main"
           className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:px-4 focus:py-2 focus:shadow"
         >
-          Skip to content
+          {settings.chrome.skipLink}
         </a>
         <Header settings={settings} />
         <main id="main" className="flex-1">
-          {children}
+          {/* The error boundary (error.tsx) sits inside the layout: it gets its words from here. */}
+          <ErrorCopyProvider copy={settings.errorPage}>{children}</ErrorCopyProvider>
         </main>
         <Footer settings={settings} />
         <DraftTools />

@@ -1,4 +1,5 @@
-import { getLandingPage } from '@/lib/content';
+import { getLandingPage, getSettings } from '@/lib/content';
+import type { LandingPageView } from '@/lib/content/views';
 import { pageMetadata } from '@/lib/content/metadata';
 import { ROUTES } from '@/lib/public-pages';
 
@@ -11,14 +12,14 @@ export function generateMetadata() {
   return pageMetadata(ROUTES.home);
 }
 
-function StoreButton({ href, label }: { href: string | null; label: string }) {
+function StoreButton({ store: { href, label, fallback } }: { store: LandingPageView['hero']['stores'][number] }) {
   const className = 'inline-flex min-w-40 items-center justify-center rounded-xl px-6 py-3 font-semibold shadow-sm';
   if (!href) {
-    // No store listing yet: say so instead of linking nowhere.
+    // No listing address: the label unlinked, and where to find the app instead (true whether or not it is listed).
     return (
       <span className={`${className} flex-col bg-white/15 text-white ring-1 ring-white/40`}>
         <span>{label}</span>
-        <span className="text-xs font-normal">Coming soon</span>
+        <span className="text-xs font-normal">{fallback}</span>
       </span>
     );
   }
@@ -30,7 +31,7 @@ function StoreButton({ href, label }: { href: string | null; label: string }) {
 }
 
 export default async function HomePage() {
-  const { hero, features, experience, faq, stayUpdated } = await getLandingPage();
+  const [{ hero, features, experience, faq, stayUpdated }, settings] = await Promise.all([getLandingPage(), getSettings()]);
 
   return (
     <>
@@ -40,7 +41,7 @@ export default async function HomePage() {
           <p className="mt-6 max-w-2xl text-lg text-brand-100 sm:text-xl">{hero.text}</p>
           <div className="mt-10 flex flex-col gap-4 sm:flex-row">
             {hero.stores.map((store) => (
-              <StoreButton key={store.key} href={store.href} label={store.label} />
+              <StoreButton key={store.key} store={store} />
             ))}
           </div>
           <a
@@ -91,11 +92,7 @@ export default async function HomePage() {
             {stayUpdated.heading}
           </h2>
           <p className="mt-3 text-brand-100">{stayUpdated.text}</p>
-          <SubscribeForm
-            placeholder={stayUpdated.placeholder}
-            buttonLabel={stayUpdated.buttonLabel}
-            successMessage={stayUpdated.successMessage}
-          />
+          <SubscribeForm copy={stayUpdated} messages={settings.messages} />
         </div>
       </section>
     </>

@@ -1,10 +1,9 @@
 import type { ReactNode } from 'react';
 
+import type { ErrorCopy } from '@/lib/content/status-copy';
 import { ROUTES } from '@/lib/public-pages';
-/**
- * The body of the pages that stand in for content: not found, and something went wrong. They must
- * render when the dataset cannot be read, so their words live here rather than in the dataset.
- */
+
+/** The body of the pages that stand in for content: not found, and something went wrong. */
 export function StatusPage({ label, heading, text, children }: { label: string; heading: string; text: string; children: ReactNode }) {
   return (
     <div className="flex flex-1 items-center justify-center px-4 py-20">
@@ -12,9 +11,7 @@ export function StatusPage({ label, heading, text, children }: { label: string; 
         <p className="text-sm font-semibold uppercase tracking-wide text-brand-700">{label}</p>
         <h1 className="mt-2 text-3xl font-bold tracking-tight sm:text-4xl">{heading}</h1>
         <p className="mt-4 text-muted">{text}</p>
-        <nav aria-label="Helpful links" className="mt-8 flex flex-wrap justify-center gap-3">
-          {children}
-        </nav>
+        <div className="mt-8 flex flex-wrap justify-center gap-3">{children}</div>
       </div>
     </div>
   );
@@ -23,26 +20,22 @@ export function StatusPage({ label, heading, text, children }: { label: string; 
 export const primaryAction = 'rounded-lg bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700';
 export const secondaryAction = 'rounded-lg border border-gray-300 bg-white px-5 py-2.5 font-semibold hover:bg-gray-100';
 
-export function HomeLink() {
+export function HomeLink({ label }: { label: string }) {
   return (
     <a href={ROUTES.home} className={primaryAction}>
-      Go to the home page
+      {label}
     </a>
   );
 }
 
 /** For the error pages: what went wrong on our side, and the two ways on. */
-export function ErrorBody({ retry }: { retry: () => void }) {
+export function ErrorBody({ copy, retry }: { copy: ErrorCopy; retry: () => void }) {
   return (
-    <StatusPage
-      label="Error"
-      heading="Something went wrong"
-      text="This page could not be shown just now. Please try again in a moment; if it keeps happening, the home page still works."
-    >
+    <StatusPage label={copy.label} heading={copy.heading} text={copy.text}>
       <button type="button" onClick={() => retry()} className={secondaryAction}>
-        Try again
+        {copy.retry}
       </button>
-      <HomeLink />
+      <HomeLink label={copy.homeLink} />
     </StatusPage>
   );
 }

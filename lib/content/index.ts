@@ -1,10 +1,12 @@
 import 'server-only';
 
+import { stegaClean } from '@sanity/client/stega';
 import { cache } from 'react';
 
 import type { ContentType } from './types';
 import { fetchContent } from './fetch';
 import { LANDING_PAGE_QUERY, PRIVACY_POLICY_QUERY, SETTINGS_QUERY, SUPPORT_PAGE_QUERY } from './queries';
+import { NOT_FOUND_DEFAULTS, type NotFoundCopy } from './status-copy';
 import { toLandingView, toPrivacyView, toSettingsView, toSupportView } from './views';
 
 /**
@@ -34,3 +36,17 @@ export const getPrivacyPolicy = cache(async () => {
   return toPrivacyView(required(page, 'privacyPolicy'), settings);
 });
 
+/**
+ * The 404 page's words, with a clean title for its <head>. A 404 must render whatever happens, so when
+ * the dataset cannot be read at all it gets the defaults in code (lib/content/status-copy.ts).
+ */
+export async function getNotFoundCopy(): Promise<NotFoundCopy & { title: string }> {
+  let copy: NotFoundCopy;
+  try {
+    copy = (await getSettings()).notFound;
+  } catch (error) {
+    console.error('content: the 404 page falls back to its default words', error);
+    copy = NOT_FOUND_DEFAULTS;
+  }
+  return { ...copy, title: stegaClean(copy.heading) };
+}

@@ -8,6 +8,9 @@ import { PUBLIC_PAGES, ROUTES, type PageType, type PublicPath } from '@/lib/publ
 import { getLandingPage, getPrivacyPolicy, getSettings, getSupportPage } from './index';
 import type { PageMeta } from './views';
 
+/** The site's share image (app/(site)/share-image/route.tsx), the size link previews expect. */
+export const SHARE_IMAGE = { path: '/share-image', size: { width: 1200, height: 630 } } as const;
+
 /** The getter of the document each public page shows. */
 const PAGE_VIEWS: Record<PageType, () => Promise<{ meta: PageMeta }>> = {
   landingPage: getLandingPage,
@@ -28,12 +31,16 @@ export async function pageMetadata(path: PublicPath): Promise<Metadata> {
 
 /** What every page of the site shares: the product name in titles and Open Graph, the description. */
 export async function siteMetadata(): Promise<Metadata> {
-  const { meta } = await getSettings();
+  const { meta, chrome } = await getSettings();
   return {
     metadataBase: new URL(siteUrl()),
     title: { default: meta.name, template: `%s · ${meta.name}` },
     description: meta.description,
     applicationName: meta.name,
-    openGraph: { siteName: meta.name, type: 'website' },
+    openGraph: {
+      siteName: meta.name,
+      type: 'website',
+      images: [{ url: SHARE_IMAGE.path, ...SHARE_IMAGE.size, alt: chrome.shareImageAlt, type: 'image/png' }],
+    },
   };
 }

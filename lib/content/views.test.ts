@@ -52,7 +52,7 @@ describe('the views of the seed', () => {
 
   it('landing: each store button has its label and the listing from the settings, none while the URL is empty', () => {
     const landing = toLandingView(seed.landing, seed.settings);
-    expect(landing.hero.stores).toEqual([
+    expect(landing.hero.stores).toMatchObject([
       { key: 'appStore', label: seed.landing.hero?.appStoreLabel, href: null },
       { key: 'playStore', label: seed.landing.hero?.playStoreLabel, href: null },
     ]);
@@ -81,7 +81,7 @@ describe('the views of the seed', () => {
   it('privacy: the editor-set date, as written and in words', () => {
     const privacy = toPrivacyView(seed.privacy, seed.settings);
     expect(seed.privacy.lastUpdated).toBe('2026-11-22');
-    expect(privacy.lastUpdated).toEqual({ dateTime: '2026-11-22', text: 'November 22, 2026' });
+    expect(privacy.lastUpdated).toEqual({ label: seed.privacy.lastUpdatedLabel, dateTime: '2026-11-22', text: 'November 22, 2026' });
     expect(privacy.sections.length).toBe(seed.privacy.sections?.length);
   });
 });
@@ -114,7 +114,8 @@ describe('stega markers (draft mode)', () => {
     expect(marked.support.cards.map(({ requestType }) => requestType)).toEqual(plain.support.cards.map(({ requestType }) => requestType));
     expect(marked.landing.faq.structuredData).toEqual(plain.landing.faq.structuredData);
     expect(marked.support.faq.structuredData).toEqual(plain.support.faq.structuredData);
-    expect(marked.privacy.lastUpdated).toEqual(plain.privacy.lastUpdated);
+    // The date is an attribute and a formatted value; the label before it is visible text.
+    expect({ ...marked.privacy.lastUpdated, label: '' }).toEqual({ ...plain.privacy.lastUpdated, label: '' });
     const linkTargets = (view: typeof plain) => view.privacy.sections.flatMap(({ body }) => body.flatMap((block) => block.markDefs ?? []).map(({ href }) => href));
     expect(linkTargets(plain).length).toBeGreaterThan(0);
     expect(linkTargets(marked)).toEqual(linkTargets(plain));
@@ -141,5 +142,40 @@ describe('what an editor left empty', () => {
       lastUpdated: null,
       sections: [],
     });
+  });
+});
+
+describe('the copy of the forms, the frame and the status pages', () => {
+  it('landing: a store button without a URL carries its line, with the product name filled in', () => {
+    const [appStore, playStore] = toLandingView(seed.landing, seed.settings).hero.stores;
+    expect(seed.settings.appStoreFallback).toContain('{productName}');
+    expect(appStore?.fallback).toBe(seed.settings.appStoreFallback?.replace('{productName}', seed.settings.productName ?? ''));
+    expect(playStore?.fallback).toBe(seed.settings.playStoreFallback?.replace('{productName}', seed.settings.productName ?? ''));
+  });
+
+  it('settings: every form message by code, the field names, the 404 and error pages', () => {
+    const settings = toSettingsView(seed.settings);
+    expect(settings.messages.messages.failed).toBe(seed.settings.formMessages?.failed);
+    expect(settings.messages.fieldNames).toEqual({ email: seed.settings.fieldNames?.email, subject: seed.settings.fieldNames?.subject, message: seed.settings.fieldNames?.message });
+    expect(settings.notFound.heading).toBe(seed.settings.notFound?.heading);
+    expect(settings.errorPage.retry).toBe(seed.settings.errorPage?.retry);
+    expect(settings.chrome.skipLink).toBe(seed.settings.chrome?.skipLink);
+  });
+
+  it('support: the request form labels and states', () => {
+    const { form } = toSupportView(seed.support);
+    expect(Object.values(form).every((text) => /\S/.test(text))).toBe(true);
+    expect(form.success).toBe(seed.support.form?.success);
+  });
+
+  it('privacy: the label before the date', () => {
+    expect(toPrivacyView(seed.privacy, seed.settings).lastUpdated?.label).toBe(seed.privacy.lastUpdatedLabel);
+  });
+
+  it('draft mode: the share image description and the 404 description are clean, the visible texts keep their markers', () => {
+    const settings = toSettingsView(withStega(seed.settings));
+    expect(settings.chrome.shareImageAlt).toBe(seed.settings.chrome?.shareImageAlt);
+    expect(settings.notFound.description).toBe(seed.settings.notFound?.description);
+    expect(settings.chrome.skipLink).not.toBe(seed.settings.chrome?.skipLink);
   });
 });

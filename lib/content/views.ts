@@ -1,5 +1,6 @@
 import { stegaClean } from '@sanity/client/stega';
 
+import { toMessageCopy } from '@/lib/support/messages';
 import type { RequestType } from '@/lib/support/request-types';
 import type {
   BlockContent,
@@ -9,6 +10,7 @@ import type {
   SUPPORT_PAGE_QUERY_RESULT,
 } from '@/sanity.types';
 
+import type { ErrorCopy, NotFoundCopy } from './status-copy';
 import { fillTokens } from './tokens';
 
 /**
@@ -60,6 +62,7 @@ function faqView(heading: Maybe<string>, list: Maybe<FaqItem[]>) {
 }
 
 export function toSettingsView(settings: SettingsResult) {
+  const { chrome, notFound, errorPage } = settings;
   return {
     productName: text(settings.productName),
     meta: { name: clean(settings.productName), description: cleanOrNull(settings.description) ?? undefined },
@@ -67,10 +70,37 @@ export function toSettingsView(settings: SettingsResult) {
     footerColumns: (settings.footerColumns ?? []).map((column) => ({ _key: column._key, title: text(column.title), links: links(column.links) })),
     supportHours: text(settings.supportHours),
     replyTime: text(settings.replyTime),
+    chrome: {
+      skipLink: text(chrome?.skipLink),
+      rightsReserved: text(chrome?.rightsReserved),
+      backHome: text(chrome?.backHome),
+      // The share image's alt text, in the page's metadata.
+      shareImageAlt: clean(chrome?.shareImageAlt),
+    },
+    notFound: {
+      label: text(notFound?.label),
+      heading: text(notFound?.heading),
+      text: text(notFound?.text),
+      description: clean(notFound?.description),
+      homeLink: text(notFound?.homeLink),
+      supportLink: text(notFound?.supportLink),
+    } satisfies NotFoundCopy,
+    errorPage: {
+      label: text(errorPage?.label),
+      heading: text(errorPage?.heading),
+      text: text(errorPage?.text),
+      retry: text(errorPage?.retry),
+      homeLink: text(errorPage?.homeLink),
+    } satisfies ErrorCopy,
+    // Every form message by code, and the field names they fill in (lib/support/messages.ts).
+    messages: toMessageCopy(settings.formMessages, settings.fieldNames),
   };
 }
 
 const FALLBACK_ICON: FeatureIcon = 'radius';
+
+/** A store line ("Search “{productName}” in the App Store") with the product name filled in. */
+const storeLine = (line: Maybe<string>, settings: SettingsResult) => text(fillTokens(line, { productName: settings.productName }));
 
 export function toLandingView(result: LandingResult, settings: SettingsResult) {
   const { hero, features, experience, faq, stayUpdated, seo } = fillTokens(result, { radius: settings.radiusMiles });
@@ -79,10 +109,11 @@ export function toLandingView(result: LandingResult, settings: SettingsResult) {
     hero: {
       headline: text(hero?.headline),
       text: text(hero?.text),
-      // Each store button with its listing from Site settings; href null while there is none.
+      // Each store button with its listing from Site settings; href null while there is none, and then
+      // the line that says where to find the app instead.
       stores: [
-        { key: 'appStore', label: text(hero?.appStoreLabel), href: cleanOrNull(settings.appStoreUrl) },
-        { key: 'playStore', label: text(hero?.playStoreLabel), href: cleanOrNull(settings.playStoreUrl) },
+        { key: 'appStore', label: text(hero?.appStoreLabel), href: cleanOrNull(settings.appStoreUrl), fallback: storeLine(settings.appStoreFallback, settings) },
+        { key: 'playStore', label: text(hero?.playStoreLabel), href: cleanOrNull(settings.playStoreUrl), fallback: storeLine(settings.playStoreFallback, settings) },
       ],
       scrollLabel: clean(hero?.scrollLabel),
     },
@@ -105,8 +136,10 @@ export function toLandingView(result: LandingResult, settings: SettingsResult) {
     stayUpdated: {
       heading: text(stayUpdated?.heading),
       text: text(stayUpdated?.text),
+      emailLabel: text(stayUpdated?.emailLabel),
       placeholder: clean(stayUpdated?.placeholder),
       buttonLabel: text(stayUpdated?.buttonLabel),
+      pendingLabel: text(stayUpdated?.pendingLabel),
       successMessage: text(stayUpdated?.successMessage),
     },
   };
@@ -116,7 +149,7 @@ export function toLandingView(result: LandingResult, settings: SettingsResult) {
 const DEFAULT_REQUEST_TYPE: RequestType = 'issue';
 
 export function toSupportView(result: SupportResult) {
-  const { contact } = result;
+  const { contact, form } = result;
   return {
     meta: pageMeta(result.seo),
     heading: text(result.heading),
@@ -135,6 +168,17 @@ export function toSupportView(result: SupportResult) {
       replyTimeLabel: text(contact?.replyTimeLabel),
       hoursLabel: text(contact?.hoursLabel),
     },
+    form: {
+      emailLabel: text(form?.emailLabel),
+      subjectLabel: text(form?.subjectLabel),
+      messageLabel: text(form?.messageLabel),
+      cancel: text(form?.cancel),
+      send: text(form?.send),
+      sending: text(form?.sending),
+      sent: text(form?.sent),
+      error: text(form?.error),
+      success: text(form?.success),
+    },
     faq: faqView(result.faqHeading, result.faq),
   };
 }
@@ -149,12 +193,12 @@ const withCleanLinks = (blocks: BlockContent): BlockContent =>
   blocks.map((block) => (block.markDefs ? { ...block, markDefs: block.markDefs.map((mark) => ({ ...mark, href: cleanOrNull(mark.href) ?? undefined })) } : block));
 
 export function toPrivacyView(result: PrivacyResult, settings: SettingsResult) {
-  const { title, lastUpdated, sections, seo } = fillTokens(result, { radius: settings.radiusMiles });
+  const { title, lastUpdated, lastUpdatedLabel, sections, seo } = fillTokens(result, { radius: settings.radiusMiles });
   const date = cleanOrNull(lastUpdated);
   return {
     meta: pageMeta(seo),
     title: text(title),
-    lastUpdated: date ? { dateTime: date, text: formatDate(date) } : null,
+    lastUpdated: date ? { label: text(lastUpdatedLabel), dateTime: date, text: formatDate(date) } : null,
     sections: (sections ?? []).map((section) => ({ _key: section._key, heading: text(section.heading), body: withCleanLinks(section.body ?? []) })),
   };
 }

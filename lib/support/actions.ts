@@ -6,9 +6,10 @@ import { rateLimit } from '@/lib/env/server';
 
 import { quotaKey } from '@/lib/http/client-address';
 
-import { GENERIC_FAILURE, RATE_LIMITED, SITE_BUSY, UNREADABLE, requestFields, subscribeFields, type FormState, type RequestFields, type SubscribeFields } from './form-state';
-import { createCeiling, createRateLimiter } from './rate-limit';
 import { StoreError } from './errors';
+import { requestFields, subscribeFields, type FormState, type RequestFields, type SubscribeFields } from './form-state';
+import { FAILED } from './messages';
+import { createCeiling, createRateLimiter } from './rate-limit';
 import { saveSubscriber, saveSupportRequest } from './store';
 import { isBot, submissionKey, validateSubscriber, validateSupportRequest } from './validation';
 
@@ -37,16 +38,15 @@ async function clientKey(): Promise<string> {
 /** React decodes an action's arguments from the request, so a crafted call can pass anything as the form. */
 const isForm = (value: unknown): value is FormData => value instanceof FormData;
 
-
-/** Runs a store write and turns every failure into a message a visitor can act on. */
+/** Runs a store write and turns every failure into a message (a code) a visitor can act on. */
 async function store<Fields>(fields: Fields, write: () => Promise<void>): Promise<FormState<Fields>> {
   const { perAddress, site } = limits();
   // The site-wide place first: when the site is full, no address is remembered for the attempt.
   const giveBack = site.reserve();
-  if (!giveBack) return { status: 'error', message: SITE_BUSY, fields };
+  if (!giveBack) return { status: 'error', message: { code: 'siteBusy' }, fields };
   if (!perAddress.take(await clientKey())) {
     giveBack();
-    return { status: 'error', message: RATE_LIMITED, fields };
+    return { status: 'error', message: { code: 'rateLimited' }, fields };
   }
   try {
     await write();
@@ -54,7 +54,7 @@ async function store<Fields>(fields: Fields, write: () => Promise<void>): Promis
   } catch (error) {
     giveBack();
     if (!(error instanceof StoreError)) console.error('support store failed unexpectedly', error);
-    return { status: 'error', message: error instanceof StoreError ? error.message : GENERIC_FAILURE, fields };
+    return { status: 'error', message: error instanceof StoreError ? error.visitorMessage : FAILED, fields };
   }
 }
 
@@ -62,7 +62,7 @@ export async function submitSupportRequest(
   _previous: FormState<RequestFields>,
   formData: FormData,
 ): Promise<FormState<RequestFields>> {
-  if (!isForm(formData)) return { status: 'error', message: UNREADABLE, fields: { email: '', subject: '', message: '' } };
+  if (!isForm(formData)) return { status: 'error', message: { code: 'unreadable' }, fields: { email: '', subject: '', message: '' } };
   const fields = requestFields(formData);
   // A filled honeypot is a bot: it gets the answer it hopes for and nothing is stored.
   if (isBot(formData)) return { status: 'success' };
@@ -72,7 +72,7 @@ export async function submitSupportRequest(
 }
 
 export async function subscribe(_previous: FormState<SubscribeFields>, formData: FormData): Promise<FormState<SubscribeFields>> {
-  if (!isForm(formData)) return { status: 'error', message: UNREADABLE, fields: { email: '' } };
+  if (!isForm(formData)) return { status: 'error', message: { code: 'unreadable' }, fields: { email: '' } };
   const fields = subscribeFields(formData);
   if (isBot(formData)) return { status: 'success' };
   const subscriber = validateSubscriber(formData);

@@ -1,22 +1,21 @@
 import { describe, expect, it, vi } from 'vitest';
 
 import { StoreError, toStoreError } from './errors';
-import { GENERIC_FAILURE } from './form-state';
 
 describe('toStoreError', () => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
 
   it.each([
-    ['support_requests_email_length', 'Email must be at most 254 characters.'],
-    ['support_requests_subject_length', 'Subject must be at most 200 characters.'],
-    ['support_requests_message_length', 'Message must be at most 5000 characters.'],
-    ['support_requests_email_not_blank', 'Email must not be blank.'],
-    ['support_requests_subject_not_blank', 'Subject must not be blank.'],
-    ['support_requests_message_not_blank', 'Message must not be blank.'],
-    ['support_requests_type_check', 'Please choose issue, feedback or feature.'],
-    ['newsletter_subscribers_email_length', 'Email must be at most 254 characters.'],
-    ['newsletter_subscribers_email_not_blank', 'Email must not be blank.'],
-  ])('shows a violated %s as a message a visitor can act on', (constraint, message) => {
+    ['support_requests_email_length', { code: 'tooLong', field: 'email', max: 254 }],
+    ['support_requests_subject_length', { code: 'tooLong', field: 'subject', max: 200 }],
+    ['support_requests_message_length', { code: 'tooLong', field: 'message', max: 5000 }],
+    ['support_requests_email_not_blank', { code: 'blank', field: 'email' }],
+    ['support_requests_subject_not_blank', { code: 'blank', field: 'subject' }],
+    ['support_requests_message_not_blank', { code: 'blank', field: 'message' }],
+    ['support_requests_type_check', { code: 'invalidType' }],
+    ['newsletter_subscribers_email_length', { code: 'tooLong', field: 'email', max: 254 }],
+    ['newsletter_subscribers_email_not_blank', { code: 'blank', field: 'email' }],
+  ] as const)('shows a violated %s as a message a visitor can act on', (constraint, message) => {
     // PostgREST names the constraint only in its message; PGlite also gives it as a field.
     for (const error of [
       { code: '23514', message: `new row for relation "support_requests" violates check constraint "${constraint}"`, details: null },
@@ -24,7 +23,7 @@ describe('toStoreError', () => {
     ]) {
       const mapped = toStoreError(error, 'insert');
       expect(mapped).toBeInstanceOf(StoreError);
-      expect(mapped).toMatchObject({ kind: 'rejected', message, code: '23514' });
+      expect(mapped).toMatchObject({ kind: 'rejected', visitorMessage: message, code: '23514' });
     }
   });
 
@@ -41,12 +40,12 @@ describe('toStoreError', () => {
     ['nothing at all', undefined],
   ])('shows %s as the generic failure, with no backend detail', (_, error) => {
     const mapped = toStoreError(error, 'insert');
-    expect(mapped).toMatchObject({ kind: 'unavailable', message: GENERIC_FAILURE });
+    expect(mapped).toMatchObject({ kind: 'unavailable', visitorMessage: { code: 'failed' } });
   });
 
   it('does not take a constraint name from details, which quote the visitor data', () => {
     const error = { code: '23514', message: 'new row violates row-level security', details: 'Failing row contains (support_requests_email_length)' };
-    expect(toStoreError(error, 'insert')).toMatchObject({ kind: 'unavailable', message: GENERIC_FAILURE });
+    expect(toStoreError(error, 'insert')).toMatchObject({ kind: 'unavailable', visitorMessage: { code: 'failed' } });
   });
 
   it('logs the code for the server, never the visitor data in details', () => {

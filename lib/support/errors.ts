@@ -1,34 +1,38 @@
-import { GENERIC_FAILURE } from './form-state';
-import { LIMITS, MESSAGES } from './validation';
+import { FAILED, type FormMessage } from './messages';
+import { LIMITS } from './validation';
 
 /**
- * A store failure in words a visitor may read. `rejected`: the data broke a
- * rule (shown as is); `unavailable`: anything else (the generic message).
- * Never carries SQL, stack or backend detail: those go to the server log.
+ * A store failure as a message a visitor may read (a code, worded by the UI). `rejected`: the data
+ * broke a rule (its own message); `unavailable`: anything else (the generic failure). Never carries
+ * SQL, stack or backend detail: those go to the server log.
  */
 export class StoreError extends Error {
   readonly kind: 'rejected' | 'unavailable';
   readonly code?: string;
+  readonly visitorMessage: FormMessage;
 
-  constructor(kind: 'rejected' | 'unavailable', message: string, code?: string, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(kind: 'rejected' | 'unavailable', visitorMessage: FormMessage, code?: string, options?: { cause?: unknown }) {
+    super(`${kind}: ${visitorMessage.code}`, options);
     this.name = 'StoreError';
     this.kind = kind;
     this.code = code;
+    this.visitorMessage = visitorMessage;
   }
 }
 
+const tooLong = (field: keyof typeof LIMITS): FormMessage => ({ code: 'tooLong', field, max: LIMITS[field] });
+
 /** Named CHECK constraints of supabase/migrations, and what they mean to a person. */
-const CONSTRAINT_MESSAGES: Record<string, string> = {
-  support_requests_type_check: MESSAGES.type,
-  support_requests_email_length: MESSAGES.tooLong('Email', LIMITS.email),
-  support_requests_subject_length: MESSAGES.tooLong('Subject', LIMITS.subject),
-  support_requests_message_length: MESSAGES.tooLong('Message', LIMITS.message),
-  support_requests_email_not_blank: 'Email must not be blank.',
-  support_requests_subject_not_blank: 'Subject must not be blank.',
-  support_requests_message_not_blank: 'Message must not be blank.',
-  newsletter_subscribers_email_length: MESSAGES.tooLong('Email', LIMITS.email),
-  newsletter_subscribers_email_not_blank: 'Email must not be blank.',
+const CONSTRAINT_MESSAGES: Record<string, FormMessage> = {
+  support_requests_type_check: { code: 'invalidType' },
+  support_requests_email_length: tooLong('email'),
+  support_requests_subject_length: tooLong('subject'),
+  support_requests_message_length: tooLong('message'),
+  support_requests_email_not_blank: { code: 'blank', field: 'email' },
+  support_requests_subject_not_blank: { code: 'blank', field: 'subject' },
+  support_requests_message_not_blank: { code: 'blank', field: 'message' },
+  newsletter_subscribers_email_length: tooLong('email'),
+  newsletter_subscribers_email_not_blank: { code: 'blank', field: 'email' },
 };
 
 /**
@@ -55,5 +59,5 @@ export function toStoreError(error: unknown, context: string): StoreError {
   console.error(`${context} failed`, { code, message: backend.message, constraint });
   return known
     ? new StoreError('rejected', known, code, { cause: error })
-    : new StoreError('unavailable', GENERIC_FAILURE, code, { cause: error });
+    : new StoreError('unavailable', FAILED, code, { cause: error });
 }

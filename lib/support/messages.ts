@@ -1,4 +1,5 @@
-import { fillTokens } from '@/lib/content/tokens';
+// A relative path with its extension: Node scripts and the specs (tests/support/seed-copy.ts) import this module too.
+import { fillTokens } from '../content/tokens.ts';
 
 /**
  * Every message the forms (and the proxy's refusal pages) can show, as a code. Validation, the store
@@ -32,6 +33,9 @@ export type FormMessage =
   | { code: 'tooLong'; field: FieldName; max: number }
   | { code: 'blank'; field: FieldName };
 
+/** The generic failure: whatever went wrong is not the visitor's to fix, and trying again may work. */
+export const FAILED: FormMessage = { code: 'failed' };
+
 /** The tokens each message text may use, for the Studio's description and validation. */
 export const MESSAGE_TOKENS: Record<MessageCode, readonly string[]> = {
   empty: [],
@@ -51,6 +55,14 @@ export const MESSAGE_TOKENS: Record<MessageCode, readonly string[]> = {
 
 /** The words of every code and field name, as the dataset holds them. */
 export type MessageCopy = { messages: Record<MessageCode, string>; fieldNames: Record<FieldName, string> };
+
+type Texts = Partial<Record<string, string | null>> | null | undefined;
+
+/** The copy from Site settings' form messages and field names (query results); a missing text is empty, as the schema forbids it. */
+export function toMessageCopy(messages: Texts, fieldNames: Texts): MessageCopy {
+  const pick = <K extends string>(keys: readonly K[], texts: Texts) => Object.fromEntries(keys.map((key) => [key, texts?.[key] ?? ''])) as Record<K, string>;
+  return { messages: pick(MESSAGE_CODES, messages), fieldNames: pick(FIELD_NAMES, fieldNames) };
+}
 
 /** What a visitor reads for `value`. */
 export function messageText(copy: MessageCopy, value: FormMessage): string {

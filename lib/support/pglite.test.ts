@@ -63,7 +63,7 @@ describe('embedded PGlite store on disk', () => {
   it('turns a broken rule into a rejected StoreError', async () => {
     const error = await store.saveSupportRequest({ email: 'a@example.com', subject: 's'.repeat(201), message: 'm', type: 'issue' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(errors.StoreError);
-    expect(error).toMatchObject({ kind: 'rejected', message: 'Subject must be at most 200 characters.', code: '23514' });
+    expect(error).toMatchObject({ kind: 'rejected', visitorMessage: { code: 'tooLong', field: 'subject', max: 200 }, code: '23514' });
   });
 
   it('runs one store per data directory, however many callers ask at once', async () => {

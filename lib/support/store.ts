@@ -9,7 +9,7 @@ import { toStoreError } from './errors';
 import type { Table, TableInsert } from './database.types';
 import { sharedStore } from './pglite';
 import { createSupabase } from './supabase';
-import type { RequestType } from './validation';
+import type { RequestType } from './request-types';
 
 /** `submissionKey`: the browser's key for the opened form, or null (see supabase/migrations: a repeat is stored once). */
 type SupportRequestInput = { email: string; subject: string; message: string; type: RequestType; submissionKey?: string | null };

@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { freePort, startSupabaseStack, type SupabaseStack } from '@/tests/support/postgrest-harness';
 
-import { GENERIC_FAILURE } from './form-state';
 
 /**
  * The Supabase backend of the store, unchanged: real supabase-js against real
@@ -44,12 +43,12 @@ describe('store on Supabase', () => {
   it('turns a violated limit into the message a visitor reads', async () => {
     const error = await store.saveSupportRequest({ ...request, message: 'm'.repeat(5001) }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(errors.StoreError);
-    expect(error).toMatchObject({ kind: 'rejected', message: 'Message must be at most 5000 characters.', code: '23514' });
+    expect(error).toMatchObject({ kind: 'rejected', visitorMessage: { code: 'tooLong', field: 'message', max: 5000 }, code: '23514' });
   });
 
   it('refuses a type outside issue, feedback and feature', async () => {
     const error = await store.saveSupportRequest({ ...request, type: 'bug' as 'issue' }).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ kind: 'rejected', message: 'Please choose issue, feedback or feature.' });
+    expect(error).toMatchObject({ kind: 'rejected', visitorMessage: { code: 'invalidType' } });
   });
 
   it('subscribes an address twice without error and stores it once', async () => {
@@ -71,7 +70,7 @@ describe('store on Supabase', () => {
   it('reports the store as unavailable while PostgREST is down, and recovers without a restart', async () => {
     await stack.stopPostgrest();
     const error = await store.saveSupportRequest({ ...request, subject: 'While down' }).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ kind: 'unavailable', message: GENERIC_FAILURE });
+    expect(error).toMatchObject({ kind: 'unavailable', visitorMessage: { code: 'failed' } });
     expect(await rows("select 1 from support_requests where subject = 'While down'")).toEqual([]);
 
     await stack.startPostgrest();
@@ -102,7 +101,7 @@ describe('store on Supabase', () => {
     stack.pausePostgrest();
     try {
       const error = await withDeadline.saveSupportRequest(hung).catch((caught: unknown) => caught);
-      expect(error).toMatchObject({ kind: 'unavailable', message: GENERIC_FAILURE });
+      expect(error).toMatchObject({ kind: 'unavailable', visitorMessage: { code: 'failed' } });
     } finally {
       stack.resumePostgrest();
     }
@@ -118,6 +117,6 @@ describe('store on Supabase', () => {
     const unreachable = await import('./store');
     const error = await unreachable.saveSupportRequest(request).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf((await import('./errors')).StoreError);
-    expect(error).toMatchObject({ kind: 'unavailable', message: GENERIC_FAILURE });
+    expect(error).toMatchObject({ kind: 'unavailable', visitorMessage: { code: 'failed' } });
   });
 });

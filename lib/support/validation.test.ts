@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { isBot, LIMITS, MESSAGES, validateSubscriber, validateSupportRequest } from './validation';
+import { isBot, LIMITS, validateSubscriber, validateSupportRequest } from './validation';
 
 const valid = { email: 'student@example.edu', subject: 'App crashes', message: 'It crashes when I open the feed.', type: 'issue' };
 
@@ -16,43 +16,43 @@ describe('validateSupportRequest', () => {
   });
 
   it.each(['email', 'subject', 'message', 'type'] as const)('asks to fill in all fields when %s is empty or blank', (field) => {
-    expect(validateSupportRequest({ ...valid, [field]: '' })).toEqual({ ok: false, message: 'Please fill in all fields' });
-    expect(validateSupportRequest({ ...valid, [field]: ' \t\n ' })).toEqual({ ok: false, message: 'Please fill in all fields' });
+    expect(validateSupportRequest({ ...valid, [field]: '' })).toEqual({ ok: false, message: { code: 'empty' } });
+    expect(validateSupportRequest({ ...valid, [field]: ' \t\n ' })).toEqual({ ok: false, message: { code: 'empty' } });
     const rest: Record<string, string> = { ...valid };
     delete rest[field];
-    expect(validateSupportRequest(rest)).toEqual({ ok: false, message: 'Please fill in all fields' });
+    expect(validateSupportRequest(rest)).toEqual({ ok: false, message: { code: 'empty' } });
   });
 
   it.each(['not-an-email', 'a@b', 'two@@example.com', 'a b@example.com', '<a@example.com>'])(
     'refuses the address %j',
     (email) => {
-      expect(validateSupportRequest({ ...valid, email })).toEqual({ ok: false, message: MESSAGES.email });
+      expect(validateSupportRequest({ ...valid, email })).toEqual({ ok: false, message: { code: 'invalidEmail' } });
     },
   );
 
   it('refuses a line break in the address (header injection) as a control character', () => {
-    expect(validateSupportRequest({ ...valid, email: 'x@example.com\nBcc: y@example.com' })).toEqual({ ok: false, message: MESSAGES.emailInvisible });
+    expect(validateSupportRequest({ ...valid, email: 'x@example.com\nBcc: y@example.com' })).toEqual({ ok: false, message: { code: 'invisibleEmail' } });
   });
 
   it('refuses a type outside issue, feedback and feature', () => {
-    expect(validateSupportRequest({ ...valid, type: 'bug' })).toEqual({ ok: false, message: MESSAGES.type });
+    expect(validateSupportRequest({ ...valid, type: 'bug' })).toEqual({ ok: false, message: { code: 'invalidType' } });
   });
 
   it.each([
-    ['email', `${'a'.repeat(250)}@example.com`, 'Email must be at most 254 characters.'],
-    ['subject', 's'.repeat(LIMITS.subject + 1), 'Subject must be at most 200 characters.'],
-    ['message', 'm'.repeat(LIMITS.message + 1), 'Message must be at most 5000 characters.'],
-  ])('refuses an overlong %s with a clear message', (field, value, message) => {
-    expect(validateSupportRequest({ ...valid, [field]: value })).toEqual({ ok: false, message });
+    ['email', `${'a'.repeat(250)}@example.com`, 254],
+    ['subject', 's'.repeat(LIMITS.subject + 1), 200],
+    ['message', 'm'.repeat(LIMITS.message + 1), 5000],
+  ] as const)('refuses an overlong %s, naming the field and its limit', (field, value, max) => {
+    expect(validateSupportRequest({ ...valid, [field]: value })).toEqual({ ok: false, message: { code: 'tooLong', field, max } });
   });
 
   it('counts characters as Postgres does, so 150 emoji fit a 200-character subject', () => {
     expect(validateSupportRequest({ ...valid, subject: '😀'.repeat(150) }).ok).toBe(true);
-    expect(validateSupportRequest({ ...valid, subject: '😀'.repeat(201) })).toEqual({ ok: false, message: 'Subject must be at most 200 characters.' });
+    expect(validateSupportRequest({ ...valid, subject: '😀'.repeat(201) })).toEqual({ ok: false, message: { code: 'tooLong', field: 'subject', max: 200 } });
   });
 
   it('refuses a NUL character, which Postgres text cannot hold, with a clear message', () => {
-    expect(validateSupportRequest({ ...valid, message: 'a\u0000b' })).toEqual({ ok: false, message: MESSAGES.unsupported });
+    expect(validateSupportRequest({ ...valid, message: 'a\u0000b' })).toEqual({ ok: false, message: { code: 'unsupported' } });
   });
 
   // Control (C0, C1), bidirectional and zero-width characters: what the issue lists, one by one.
@@ -65,8 +65,8 @@ describe('validateSupportRequest', () => {
     'refuses an address containing %s with a clear message, in both forms',
     (_name, character) => {
       const email = `stu${character}dent@exam${character}ple.edu`;
-      expect(validateSupportRequest({ ...valid, email })).toEqual({ ok: false, message: MESSAGES.emailInvisible });
-      expect(validateSubscriber({ email })).toEqual({ ok: false, message: MESSAGES.emailInvisible });
+      expect(validateSupportRequest({ ...valid, email })).toEqual({ ok: false, message: { code: 'invisibleEmail' } });
+      expect(validateSubscriber({ email })).toEqual({ ok: false, message: { code: 'invisibleEmail' } });
     },
   );
 
@@ -90,8 +90,8 @@ describe('validateSupportRequest', () => {
 describe('validateSubscriber', () => {
   it('accepts an address and refuses an empty or malformed one', () => {
     expect(validateSubscriber({ email: ' A@Example.com ' })).toEqual({ ok: true, value: { email: 'A@Example.com' } });
-    expect(validateSubscriber({ email: '' })).toEqual({ ok: false, message: MESSAGES.email });
-    expect(validateSubscriber({ email: 'nope' })).toEqual({ ok: false, message: MESSAGES.email });
+    expect(validateSubscriber({ email: '' })).toEqual({ ok: false, message: { code: 'invalidEmail' } });
+    expect(validateSubscriber({ email: 'nope' })).toEqual({ ok: false, message: { code: 'invalidEmail' } });
   });
 });
 

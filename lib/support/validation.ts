@@ -1,25 +1,16 @@
 /**
  * The one validation of what visitors send, run in the browser before submit
  * and again on the server. Limits match the CHECK constraints in supabase/migrations.
+ * Problems are message codes (messages.ts); the words are the editor's.
  */
 
+import type { FieldName, FormMessage } from './messages';
 import { isRequestType, type RequestType } from './request-types';
 
-export type { RequestType };
-
-export const LIMITS = { email: 254, subject: 200, message: 5000 } as const;
-
-export const MESSAGES = {
-  empty: 'Please fill in all fields',
-  email: 'Please enter a valid email address.',
-  type: 'Please choose issue, feedback or feature.',
-  unsupported: 'Please remove unsupported characters.',
-  emailInvisible: 'Email must not contain invisible or control characters.',
-  tooLong: (field: string, max: number) => `${field} must be at most ${max} characters.`,
-} as const;
+export const LIMITS = { email: 254, subject: 200, message: 5000 } as const satisfies Record<FieldName, number>;
 
 export type SupportRequest = { email: string; subject: string; message: string; type: RequestType };
-export type Validated<T> = { ok: true; value: T } | { ok: false; message: string };
+export type Validated<T> = { ok: true; value: T } | { ok: false; message: FormMessage };
 
 // One address, no spaces or line breaks (which would also allow header injection), a dot in the domain.
 const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]{2,}$/u;
@@ -42,10 +33,14 @@ const hasNul = (...values: string[]) => values.some((value) => value.includes('\
 // mailbox has them. Subject and message keep them: they are the visitor's text, stored verbatim.
 const INVISIBLE = /[\p{Cc}\p{Cf}]/u;
 
-function checkEmail(email: string): string | null {
-  if (length(email) > LIMITS.email) return MESSAGES.tooLong('Email', LIMITS.email);
-  if (INVISIBLE.test(email)) return MESSAGES.emailInvisible;
-  return EMAIL.test(email) ? null : MESSAGES.email;
+const tooLong = (field: keyof typeof LIMITS, value: string): FormMessage | null =>
+  length(value) > LIMITS[field] ? { code: 'tooLong', field, max: LIMITS[field] } : null;
+
+function checkEmail(email: string): FormMessage | null {
+  const long = tooLong('email', email);
+  if (long) return long;
+  if (INVISIBLE.test(email)) return { code: 'invisibleEmail' };
+  return EMAIL.test(email) ? null : { code: 'invalidEmail' };
 }
 
 export function validateSupportRequest(source: FieldSource): Validated<SupportRequest> {
@@ -53,20 +48,17 @@ export function validateSupportRequest(source: FieldSource): Validated<SupportRe
   const subject = field(source, 'subject');
   const message = field(source, 'message');
   const type = field(source, 'type');
-  if (!email || !subject || !message || !type) return { ok: false, message: MESSAGES.empty };
-  if (!isRequestType(type)) return { ok: false, message: MESSAGES.type };
-  if (hasNul(email, subject, message)) return { ok: false, message: MESSAGES.unsupported };
-  const problem =
-    checkEmail(email) ??
-    (length(subject) > LIMITS.subject ? MESSAGES.tooLong('Subject', LIMITS.subject) : null) ??
-    (length(message) > LIMITS.message ? MESSAGES.tooLong('Message', LIMITS.message) : null);
+  if (!email || !subject || !message || !type) return { ok: false, message: { code: 'empty' } };
+  if (!isRequestType(type)) return { ok: false, message: { code: 'invalidType' } };
+  if (hasNul(email, subject, message)) return { ok: false, message: { code: 'unsupported' } };
+  const problem = checkEmail(email) ?? tooLong('subject', subject) ?? tooLong('message', message);
   if (problem) return { ok: false, message: problem };
   return { ok: true, value: { email, subject, message, type } };
 }
 
 export function validateSubscriber(source: FieldSource): Validated<{ email: string }> {
   const email = field(source, 'email');
-  if (!email) return { ok: false, message: MESSAGES.email };
+  if (!email) return { ok: false, message: { code: 'invalidEmail' } };
   const problem = checkEmail(email);
   return problem ? { ok: false, message: problem } : { ok: true, value: { email } };
 }

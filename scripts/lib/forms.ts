@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 
-import { GENERIC_FAILURE, REQUEST_SENT } from '../../lib/support/form-state.ts';
+import { GENERIC_FAILURE, REQUEST_SENT } from '../../tests/support/seed-copy.ts';
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
 
@@ -113,7 +113,8 @@ export type Outcome = 'accepted' | 'failed' | `error: ${string}`;
 export function outcome(answer: FormAnswer): Outcome {
   if (answer.error) return `error: ${answer.error}`;
   if (answer.status !== 200) return `error: HTTP ${answer.status}`;
-  if (answer.html.includes(REQUEST_SENT)) return 'accepted';
-  if (answer.html.includes(GENERIC_FAILURE)) return 'failed';
+  // The status line only: every text of the form, its messages included, is also in the page's data.
+  if (answer.statusText === REQUEST_SENT) return 'accepted';
+  if (answer.statusText === GENERIC_FAILURE) return 'failed';
   return 'error: no outcome on the page';
 }

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 
-import { GENERIC_FAILURE, REQUEST_SENT } from '@/lib/support/form-state';
+import { GENERIC_FAILURE, REQUEST_SENT, SEED_ERROR_PAGE, SEED_FORM } from '../support/seed-copy';
 
 /**
  * Unexpected failures while a visitor has a page open: the answer to a form never arrives (the network
@@ -15,13 +15,13 @@ test('an unexpected failure on the landing page shows the designed error page, w
   await page.locator('#subscribe-email').fill('visitor@example.com');
   await page.locator('#stay-updated').getByRole('button').click();
 
-  await expect(page.getByRole('heading', { level: 1, name: 'Something went wrong' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: SEED_ERROR_PAGE.heading })).toBeVisible();
   await expect(page.getByRole('banner')).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Go to the home page' })).toHaveAttribute('href', '/');
+  await expect(page.getByRole('link', { name: SEED_ERROR_PAGE.homeLink })).toHaveAttribute('href', '/');
 
   // Try again brings the page back once the network is back.
   await page.unroute('/');
-  await page.getByRole('button', { name: 'Try again' }).click();
+  await page.getByRole('button', { name: SEED_ERROR_PAGE.retry }).click();
   await expect(page.locator('#stay-updated')).toBeVisible();
 });
 
@@ -30,21 +30,21 @@ test('a request whose answer never arrives keeps the dialog open and what the vi
   await page.getByRole('link', { name: /Report an Issue/ }).click();
   const dialog = page.getByRole('dialog');
   const values = { email: 'lost-answer@example.com', subject: `No answer ${Date.now()}`, message: 'Typed before the network dropped.' };
-  await dialog.getByLabel('Your Email').fill(values.email);
-  await dialog.getByLabel('Subject').fill(values.subject);
-  await dialog.getByLabel('Message').fill(values.message);
+  await dialog.getByLabel(SEED_FORM.emailLabel).fill(values.email);
+  await dialog.getByLabel(SEED_FORM.subjectLabel).fill(values.subject);
+  await dialog.getByLabel(SEED_FORM.messageLabel).fill(values.message);
 
   await page.route('/support', (route) => (route.request().method() === 'POST' ? route.abort('connectionreset') : route.continue()));
-  await dialog.getByRole('button', { name: 'Send' }).click();
+  await dialog.getByRole('button', { name: SEED_FORM.send }).click();
   await expect(dialog.getByRole('status')).toHaveText(GENERIC_FAILURE);
-  await expect(dialog.getByRole('button', { name: 'Error!' })).toBeEnabled();
-  await expect(dialog.getByLabel('Your Email')).toHaveValue(values.email);
-  await expect(dialog.getByLabel('Subject')).toHaveValue(values.subject);
-  await expect(dialog.getByLabel('Message')).toHaveValue(values.message);
+  await expect(dialog.getByRole('button', { name: SEED_FORM.error })).toBeEnabled();
+  await expect(dialog.getByLabel(SEED_FORM.emailLabel)).toHaveValue(values.email);
+  await expect(dialog.getByLabel(SEED_FORM.subjectLabel)).toHaveValue(values.subject);
+  await expect(dialog.getByLabel(SEED_FORM.messageLabel)).toHaveValue(values.message);
 
   await page.unroute('/support');
-  await dialog.getByRole('button', { name: 'Error!' }).click();
-  await expect(dialog.getByRole('button', { name: 'Sent!' })).toBeVisible();
+  await dialog.getByRole('button', { name: SEED_FORM.error }).click();
+  await expect(dialog.getByRole('button', { name: SEED_FORM.sent })).toBeVisible();
   await expect(dialog.getByRole('status')).toHaveText(REQUEST_SENT);
-  await expect(dialog.getByLabel('Subject')).toHaveValue('');
+  await expect(dialog.getByLabel(SEED_FORM.subjectLabel)).toHaveValue('');
 });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { expect, test } from '@playwright/test';
 
-import { GENERIC_FAILURE, REQUEST_SENT } from '../../lib/support/form-state.ts';
+import { GENERIC_FAILURE, REQUEST_SENT, SEED_FORM } from '../support/seed-copy.ts';
 import { SUBMISSION_KEY_FIELD } from '../../lib/support/validation.ts';
 import { outcome, postForm } from '../../scripts/lib/forms.ts';
 import { launchAppServer, startAppServer, type AppServer, type Exit } from '../support/app-server.ts';
@@ -127,7 +127,7 @@ test.describe('a hosted backend that hangs', () => {
         await parts.submit.click();
         await expect(parts.status).toHaveText(GENERIC_FAILURE, { timeout: (DEADLINE_SECONDS + 1) * 1000 });
       });
-      await expect(parts.submit).toHaveText('Error!');
+      await expect(parts.submit).toHaveText(SEED_FORM.error);
       await expect(parts.submit).toBeEnabled();
       await expect(parts.email).toHaveValue(values.email);
       await expect(parts.subject).toHaveValue(values.subject);

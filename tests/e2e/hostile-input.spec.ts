@@ -3,10 +3,11 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 
 import { MAX_BODY_BYTES } from '../../lib/http/read-body';
-import { REFUSALS, type Refusal } from '../../lib/http/refusal-page';
-import { LIMITS, MESSAGES as VALIDATION } from '../../lib/support/validation';
-import { readStore } from '../../scripts/lib/store.ts';
+import { REFUSALS, type Refusal } from '../../lib/http/refusals';
+import { LIMITS } from '../../lib/support/validation';
 import { attribute, decodeEntities } from '../../scripts/lib/forms.ts';
+import { readStore } from '../../scripts/lib/store.ts';
+import { REQUEST_SENT, SEED_FORM, seedMessage, SUBSCRIBED } from '../support/seed-copy';
 
 /**
  * Hostile input against the two form actions (support request, subscribe), sent over HTTP the way a
@@ -18,16 +19,15 @@ import { attribute, decodeEntities } from '../../scripts/lib/forms.ts';
 
 const DATA_DIR = path.resolve(process.cwd(), process.env.DATA_DIR || '.data/e2e');
 
-const SENT_TEXT = 'Thanks! Your request has been sent.';
-const SUBSCRIBED = "Thanks! You're on the list.";
+const SENT_TEXT = REQUEST_SENT;
 const MESSAGES = {
-  empty: VALIDATION.empty,
-  email: VALIDATION.email,
-  type: VALIDATION.type,
-  subject: VALIDATION.tooLong('Subject', LIMITS.subject),
-  message: VALIDATION.tooLong('Message', LIMITS.message),
-  emailLength: VALIDATION.tooLong('Email', LIMITS.email),
-  emailInvisible: VALIDATION.emailInvisible,
+  empty: seedMessage({ code: 'empty' }),
+  email: seedMessage({ code: 'invalidEmail' }),
+  type: seedMessage({ code: 'invalidType' }),
+  subject: seedMessage({ code: 'tooLong', field: 'subject', max: LIMITS.subject }),
+  message: seedMessage({ code: 'tooLong', field: 'message', max: LIMITS.message }),
+  emailLength: seedMessage({ code: 'tooLong', field: 'email', max: LIMITS.email }),
+  emailInvisible: seedMessage({ code: 'invisibleEmail' }),
 } as const;
 
 // ---------------------------------------------------------------------------------------------------
@@ -213,7 +213,7 @@ const subscribe = (name: string, email: string | undefined, expectation: Expecta
 
 const RUN = Date.now().toString(36);
 /** The proxy's page for `refusal`: its status and its message, as the visitor reads it. */
-const refusedAs = ({ status, message }: Refusal): Expectation => ({ refused: status, says: new RegExp(message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) });
+const refusedAs = ({ status, code }: Refusal): Expectation => ({ refused: status, says: new RegExp(seedMessage({ code }).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) });
 const TOO_LARGE = refusedAs(REFUSALS.tooLarge);
 const NOT_A_FORM = refusedAs(REFUSALS.notAForm);
 const SCRIPT = '<script>alert(document.cookie)</script>';
@@ -547,12 +547,12 @@ test.describe('hostile input over HTTP, as a browser without JavaScript sends th
       if ('stored' in expectation) {
         expect(answer.status).toBe(200);
         expect(answer.statusText).toBe(item.target === 'support' ? SENT_TEXT : SUBSCRIBED);
-        if (item.target === 'support') expect(answer.button).toBe('Sent!');
+        if (item.target === 'support') expect(answer.button).toBe(SEED_FORM.sent);
         expect(rows).toEqual([expectation.stored]);
       } else if ('message' in expectation) {
         expect(answer.status).toBe(200);
         expect(answer.statusText).toBe(expectation.message);
-        if (item.target === 'support') expect(answer.button).toBe('Error!');
+        if (item.target === 'support') expect(answer.button).toBe(SEED_FORM.error);
         expect(rows).toEqual([]);
       } else if ('refused' in expectation) {
         expect(answer.status).toBe(expectation.refused);
@@ -587,11 +587,11 @@ test.describe('hostile input through the browser', () => {
     const subject = `<img src=x onerror="window.__pwned=1"> ${RUN} browser`;
     const message = `${SCRIPT}\n👩🏽‍💻 مرحبا \u200b zero-width`;
     const since = new Date();
-    await dialog.getByLabel('Your Email').fill('browser@example.com');
-    await dialog.getByLabel('Subject').fill(subject);
-    await dialog.getByLabel('Message').fill(message);
+    await dialog.getByLabel(SEED_FORM.emailLabel).fill('browser@example.com');
+    await dialog.getByLabel(SEED_FORM.subjectLabel).fill(subject);
+    await dialog.getByLabel(SEED_FORM.messageLabel).fill(message);
     await dialog.locator('button[type="submit"]').click();
-    await expect(dialog.locator('button[type="submit"]')).toHaveText('Sent!');
+    await expect(dialog.locator('button[type="submit"]')).toHaveText(SEED_FORM.sent);
     // Browsers send a textarea's line breaks as CRLF; everything else arrives and is stored as typed.
     const sent = message.replace(/\n/g, '\r\n');
     expect(await rowsSince('support_requests', since)).toEqual([{ email: 'browser@example.com', subject, message: sent, type: 'issue', status: 'new' }]);
@@ -606,13 +606,13 @@ test.describe('hostile input through the browser', () => {
     await page.goto('/support');
     await page.getByRole('link', { name: /^Feature Requests/ }).click();
     const dialog = page.locator('dialog#request-feature');
-    await dialog.getByLabel('Your Email').fill('long@example.com');
-    await dialog.getByLabel('Subject').fill('Long');
-    await dialog.getByLabel('Message').fill(long(6000));
+    await dialog.getByLabel(SEED_FORM.emailLabel).fill('long@example.com');
+    await dialog.getByLabel(SEED_FORM.subjectLabel).fill('Long');
+    await dialog.getByLabel(SEED_FORM.messageLabel).fill(long(6000));
     await dialog.locator('button[type="submit"]').click();
     await expect(dialog.getByRole('status')).toHaveText(MESSAGES.message);
-    await expect(dialog.locator('button[type="submit"]')).toHaveText('Error!');
-    await expect(dialog.getByLabel('Message')).toHaveValue(long(6000));
+    await expect(dialog.locator('button[type="submit"]')).toHaveText(SEED_FORM.error);
+    await expect(dialog.getByLabel(SEED_FORM.messageLabel)).toHaveValue(long(6000));
     expect(posts).toBe(0);
   });
 
@@ -627,9 +627,9 @@ test.describe('hostile input through the browser', () => {
       const subject = `"><img src=x onerror=alert(1)> ${SCRIPT}`;
       const message = `</textarea><img src=x onerror=alert(2)>${SCRIPT}`;
       const since = new Date();
-      await dialog.getByLabel('Your Email').fill(email);
-      await dialog.getByLabel('Subject').fill(subject);
-      await dialog.getByLabel('Message').fill(message);
+      await dialog.getByLabel(SEED_FORM.emailLabel).fill(email);
+      await dialog.getByLabel(SEED_FORM.subjectLabel).fill(subject);
+      await dialog.getByLabel(SEED_FORM.messageLabel).fill(message);
       const answer = page.waitForResponse((response) => response.request().method() === 'POST');
       await dialog.locator('button[type="submit"]').click();
       const html = await (await answer).text();
@@ -638,9 +638,9 @@ test.describe('hostile input through the browser', () => {
       expect(html).not.toMatch(DANGEROUS);
       const after = page.locator('dialog#request-issue');
       await expect(after.getByRole('status')).toHaveText(MESSAGES.email);
-      await expect(after.getByLabel('Your Email')).toHaveValue(email);
-      await expect(after.getByLabel('Subject')).toHaveValue(subject);
-      await expect(after.getByLabel('Message')).toHaveValue(message);
+      await expect(after.getByLabel(SEED_FORM.emailLabel)).toHaveValue(email);
+      await expect(after.getByLabel(SEED_FORM.subjectLabel)).toHaveValue(subject);
+      await expect(after.getByLabel(SEED_FORM.messageLabel)).toHaveValue(message);
       await expect(page.locator('img[src="x"]')).toHaveCount(0);
       expect(await rowsSince('support_requests', since)).toEqual([]);
     });

@@ -7,7 +7,7 @@ import { encodeSignatureHeader, SIGNATURE_HEADER_NAME } from '@sanity/webhook';
 
 import { SIGNATURE_WINDOW_MS } from '../../lib/content/webhook';
 import { MAX_BODY_BYTES } from '../../lib/http/read-body';
-import { REFUSALS } from '../../lib/http/refusal-page';
+import { REFUSALS } from '../../lib/http/refusals';
 import { postWebhook, WEBHOOK_SECRET } from './support/dataset';
 
 /**

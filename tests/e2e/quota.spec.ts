@@ -1,6 +1,9 @@
 import { expect, test } from '@playwright/test';
 
-import { RATE_LIMITED, SITE_BUSY } from '@/lib/support/form-state';
+import { REQUEST_SENT, seedMessage } from '../support/seed-copy';
+
+const RATE_LIMITED = seedMessage({ code: 'rateLimited' });
+const SITE_BUSY = seedMessage({ code: 'siteBusy' });
 
 import { E2E_SERVERS } from '../support/e2e-servers';
 import { readStore } from '../../scripts/lib/store.ts';
@@ -21,7 +24,7 @@ const storedRows = async () =>
   (await readStore<{ n: number }>(dataDir, 'select (select count(*) from support_requests)::int + (select count(*) from newsletter_subscribers)::int as n'))[0]?.n ?? 0;
 
 const request = (subject: string) => ({ email: 'quota@example.com', subject, message: 'Counting toward the quota.' });
-const accepted = (answers: FormAnswer[]) => answers.filter((answer) => answer.statusText === 'Thanks! Your request has been sent.').length;
+const accepted = (answers: FormAnswer[]) => answers.filter((answer) => answer.statusText === REQUEST_SENT).length;
 
 test.describe.configure({ mode: 'serial' });
 

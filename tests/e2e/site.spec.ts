@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { SEED, SEED_CHROME, SEED_FORM, SEED_NOT_FOUND } from '../support/seed-copy';
 
 const YEAR = String(new Date().getFullYear());
 
@@ -90,7 +91,7 @@ test.describe('support page', () => {
     await expect(faq).toHaveCount(3);
     await expect(page.locator('#faq')).toContainText('device type, OS version and app version');
     await expect(page.locator('#faq')).toContainText('technical feasibility');
-    await expect(page.getByRole('link', { name: 'Back to home' })).toHaveAttribute('href', '/');
+    await expect(page.getByRole('link', { name: SEED_CHROME.backHome })).toHaveAttribute('href', '/');
     await expect(page.getByRole('contentinfo')).toContainText(`© ${YEAR}`);
     expect(problems).toEqual([]);
   });
@@ -101,7 +102,7 @@ test.describe('privacy page', () => {
     const problems = watchConsole(page);
     await page.goto('/privacy');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Privacy Policy');
-    await expect(page.getByText('Last updated: November 22, 2026')).toBeVisible();
+    await expect(page.getByText(`${SEED.privacy.lastUpdatedLabel} November 22, 2026`)).toBeVisible();
     await expect(page.locator('article h2')).toHaveText([
       '1. Introduction',
       '2. Information We Collect',
@@ -114,7 +115,7 @@ test.describe('privacy page', () => {
     await expect(page.locator('article')).toContainText('within a 3-mile radius of you');
     await expect(page.locator('article')).toContainText('after 30 days of inactivity');
     await expect(page.getByRole('region', { name: '7. Contact Us' }).getByRole('link', { name: 'Support page' })).toHaveAttribute('href', '/support');
-    await expect(page.getByRole('link', { name: 'Back to home' })).toHaveAttribute('href', '/');
+    await expect(page.getByRole('link', { name: SEED_CHROME.backHome })).toHaveAttribute('href', '/');
     expect(problems).toEqual([]);
   });
 });
@@ -124,8 +125,8 @@ test.describe('other routes', () => {
     test(`${path} answers a designed 404`, async ({ page }) => {
       const response = await page.goto(path);
       expect(response?.status()).toBe(404);
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found');
-      await expect(page.getByRole('link', { name: 'Go to the home page' })).toHaveAttribute('href', '/');
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(SEED_NOT_FOUND.heading);
+      await expect(page.getByRole('link', { name: SEED_NOT_FOUND.homeLink })).toHaveAttribute('href', '/');
     });
   }
 
@@ -144,7 +145,7 @@ test.describe('keyboard and small screens', () => {
   test('keyboard users can skip to content and reach every header link', async ({ page }) => {
     await page.goto('/');
     await page.keyboard.press('Tab');
-    await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
+    await expect(page.getByRole('link', { name: SEED_CHROME.skipLink })).toBeFocused();
     await page.keyboard.press('Tab');
     await expect(page.getByRole('banner').getByRole('link', { name: 'Hallway' })).toBeFocused();
     for (const name of ['Features', 'Experience', 'FAQ', 'Support']) {
@@ -160,7 +161,7 @@ test.describe('keyboard and small screens', () => {
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Report an Issue' });
     await expect(dialog).toBeVisible();
-    await expect(dialog.getByLabel('Your Email')).toBeFocused();
+    await expect(dialog.getByLabel(SEED_FORM.emailLabel)).toBeFocused();
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
     await expect(card).toBeFocused();

@@ -11,6 +11,7 @@ import { freePort, memory, sleep } from '../../deploy/processes.ts';
 import { STATE_FILE, type StackState } from '../../deploy/stack.ts';
 import { readStore } from '../../scripts/lib/store.ts';
 import { editDocument, postWebhook, SEED_FILE, WEBHOOK_SECRET } from './support/dataset';
+import { SEED_FORM, SEED_NOT_FOUND } from '../support/seed-copy.ts';
 
 /**
  * The deployed shape, smoke-tested: `npm run serve:prod` (deploy/serve-prod.ts, on the build npm test
@@ -116,7 +117,7 @@ test('the public pages answer 200 through nginx, the second time from its cache,
 test("an unknown path gets the app's 404 page and headers through nginx", async () => {
   const response = await fetch(`${stack.url}/no-such-page-${Date.now()}`);
   expect(response.status).toBe(404);
-  expect(await response.text()).toContain('Page not found');
+  expect(await response.text()).toContain(SEED_NOT_FOUND.heading);
   expect(response.headers.get('x-content-type-options')).toBe('nosniff');
 });
 
@@ -127,11 +128,11 @@ test('a support request sent from the page through nginx is stored', async ({ pa
   await page.goto(`${stack.url}/support`);
   await page.getByRole('link', { name: /^General Feedback/ }).click();
   const dialog = page.locator('dialog#request-feedback');
-  await dialog.getByLabel('Your Email').fill('stack@example.com');
-  await dialog.getByLabel('Subject').fill(subject);
-  await dialog.getByLabel('Message').fill('Sent through nginx to the standalone server.');
+  await dialog.getByLabel(SEED_FORM.emailLabel).fill('stack@example.com');
+  await dialog.getByLabel(SEED_FORM.subjectLabel).fill(subject);
+  await dialog.getByLabel(SEED_FORM.messageLabel).fill('Sent through nginx to the standalone server.');
   await dialog.locator('button[type="submit"]').click();
-  await expect(dialog.locator('button[type="submit"]')).toHaveText('Sent!', { timeout: 100_000 });
+  await expect(dialog.locator('button[type="submit"]')).toHaveText(SEED_FORM.sent, { timeout: 100_000 });
 
   const rows = await readStore<{ email: string; type: string }>(dataDir, 'select email, type from public.support_requests where subject = $1', [subject]);
   expect(rows).toEqual([{ email: 'stack@example.com', type: 'feedback' }]);

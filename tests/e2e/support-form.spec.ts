@@ -10,6 +10,7 @@ import { startAppServer, type AppServer } from '../support/app-server.ts';
 import { startSupabaseStack, type SupabaseStack } from '../support/postgrest-harness.ts';
 
 import { dialogParts } from './support/dialog.ts';
+import { GENERIC_FAILURE, REQUEST_SENT, SEED_FORM, seedMessage, SUBSCRIBED } from '../support/seed-copy.ts';
 
 /**
  * The support form and the landing page's subscribe form, on the production build, state by state
@@ -27,10 +28,8 @@ const CARDS = [
   { card: 'Feature Requests', title: 'Suggest a Feature', type: 'feature' },
 ] as const;
 
-const SENT_TEXT = 'Thanks! Your request has been sent.';
-const EMPTY = 'Please fill in all fields';
-const GENERIC_FAILURE = 'Failed to submit request. Please try again.';
-const SUBSCRIBED = "Thanks! You're on the list.";
+const SENT_TEXT = REQUEST_SENT;
+const EMPTY = seedMessage({ code: 'empty' });
 
 type StoredRequest = { email: string; subject: string; message: string; type: string; status: string };
 
@@ -97,7 +96,7 @@ test.describe('support form with JavaScript', () => {
       await expect(parts.message).toHaveAttribute('rows', '5');
       for (const input of [parts.email, parts.subject, parts.message]) await expect(input).toHaveAttribute('required', '');
       await expect(parts.cancel).toBeEnabled();
-      await expect(parts.submit).toHaveText('Send');
+      await expect(parts.submit).toHaveText(SEED_FORM.send);
       await expect(parts.status).toHaveAttribute('aria-live', 'polite');
       await expect(parts.status).toHaveText('');
       // Focus moved into the dialog.
@@ -107,7 +106,7 @@ test.describe('support form with JavaScript', () => {
       await fill(parts, values);
       await parts.submit.click();
       // The embedded store opens on the first write after a server start, which can take a few seconds.
-      await expect(parts.submit).toHaveText('Sent!', { timeout: 20_000 });
+      await expect(parts.submit).toHaveText(SEED_FORM.sent, { timeout: 20_000 });
       await expect(parts.status).toHaveText(SENT_TEXT);
 
       const rows = await requestsWithSubject(values.subject);
@@ -125,18 +124,18 @@ test.describe('support form with JavaScript', () => {
     await fill(parts, { email: 'slow@example.com', subject: unique('Slow network'), message: 'Held by the test.' });
     await parts.submit.click();
 
-    await expect(parts.submit).toHaveText('Sending...');
+    await expect(parts.submit).toHaveText(SEED_FORM.sending);
     await expect(parts.submit).toBeDisabled();
     await expect(parts.cancel).toBeDisabled();
     // Escape cannot close the dialog while the request is on its way.
     await page.keyboard.press('Escape');
     await page.waitForTimeout(300);
     await expect(parts.dialog).toBeVisible();
-    await expect(parts.submit).toHaveText('Sending...');
+    await expect(parts.submit).toHaveText(SEED_FORM.sending);
     expect(held.posts()).toBe(1);
 
     held.release();
-    await expect(parts.submit).toHaveText('Sent!');
+    await expect(parts.submit).toHaveText(SEED_FORM.sent);
     const sentAt = Date.now();
     await expect(parts.status).toHaveText(SENT_TEXT);
     await expect(parts.email).toHaveValue('');
@@ -153,7 +152,7 @@ test.describe('support form with JavaScript', () => {
     // Reopened: idle again.
     await link.click();
     await expect(parts.dialog).toBeVisible();
-    await expect(parts.submit).toHaveText('Send');
+    await expect(parts.submit).toHaveText(SEED_FORM.send);
     await expect(parts.status).toHaveText('');
     await expect(parts.email).toHaveValue('');
   });
@@ -167,7 +166,7 @@ test.describe('support form with JavaScript', () => {
     await parts.submit.click();
 
     await expect(parts.status).toHaveText(EMPTY);
-    await expect(parts.submit).toHaveText('Error!');
+    await expect(parts.submit).toHaveText(SEED_FORM.error);
     await expect(parts.email).toHaveValue('kept@example.com');
     await expect(parts.subject).toHaveValue('   ');
     await expect(parts.message).toHaveValue(' \n\t ');
@@ -181,7 +180,7 @@ test.describe('support form with JavaScript', () => {
     const parts = dialogParts(page, 'feature');
     await parts.submit.click();
     expect(await parts.email.evaluate((input: HTMLInputElement) => input.validity.valueMissing)).toBe(true);
-    await expect(parts.submit).toHaveText('Send');
+    await expect(parts.submit).toHaveText(SEED_FORM.send);
     await expect(parts.status).toHaveText('');
 
     // A browser without constraint validation (or a visitor removing it) still gets the spec's message.
@@ -189,7 +188,7 @@ test.describe('support form with JavaScript', () => {
     await parts.subject.fill('Only a subject');
     await parts.submit.click();
     await expect(parts.status).toHaveText(EMPTY);
-    await expect(parts.submit).toHaveText('Error!');
+    await expect(parts.submit).toHaveText(SEED_FORM.error);
     await expect(parts.subject).toHaveValue('Only a subject');
     expect(posts()).toBe(0);
   });
@@ -208,7 +207,7 @@ test.describe('support form with JavaScript', () => {
     await parts.subject.fill('Subject, edited');
     await expect(parts.dialog).toBeVisible();
     await expect(parts.status).toHaveText(EMPTY);
-    await expect(parts.submit).toHaveText('Error!');
+    await expect(parts.submit).toHaveText(SEED_FORM.error);
 
     await parts.cancel.click();
     await expect(parts.dialog).toBeHidden();
@@ -217,7 +216,7 @@ test.describe('support form with JavaScript', () => {
     await link.click();
     await expect(parts.dialog).toBeVisible();
     await expect(parts.status).toHaveText('');
-    await expect(parts.submit).toHaveText('Send');
+    await expect(parts.submit).toHaveText(SEED_FORM.send);
     await expect(parts.subject).toHaveValue('');
   });
 
@@ -233,10 +232,10 @@ test.describe('support form with JavaScript', () => {
     const subject = await parts.subject.inputValue();
     await parts.message.fill('Now with a message.');
     await parts.submit.click();
-    await expect(parts.submit).toHaveText('Sending...');
+    await expect(parts.submit).toHaveText(SEED_FORM.sending);
     await expect(parts.status).toHaveText('');
     held.release();
-    await expect(parts.submit).toHaveText('Sent!');
+    await expect(parts.submit).toHaveText(SEED_FORM.sent);
     await expect(parts.status).toHaveText(SENT_TEXT);
     expect(await requestsWithSubject(subject)).toEqual([
       { email: 'retry@example.com', subject, message: 'Now with a message.', type: 'feedback', status: 'new' },
@@ -251,7 +250,7 @@ test.describe('support form with JavaScript', () => {
     await fill(parts, { email: 'someone@localhost', subject: 'Subject', message: 'Message' });
     await parts.submit.click();
     await expect(parts.status).toHaveText('Please enter a valid email address.');
-    await expect(parts.submit).toHaveText('Error!');
+    await expect(parts.submit).toHaveText(SEED_FORM.error);
     await expect(parts.email).toHaveValue('someone@localhost');
   });
 
@@ -293,7 +292,7 @@ test.describe('support form without JavaScript', () => {
     const after = dialogParts(page, 'feedback');
     await expect(after.dialog).toBeVisible();
     await expect(after.status).toHaveText(SENT_TEXT);
-    await expect(after.submit).toHaveText('Sent!');
+    await expect(after.submit).toHaveText(SEED_FORM.sent);
     await expect(after.email).toHaveValue('');
     expect(await requestsWithSubject(values.subject)).toEqual([{ ...values, type: 'feedback', status: 'new' }]);
   });
@@ -310,7 +309,7 @@ test.describe('support form without JavaScript', () => {
     const after = dialogParts(page, 'issue');
     await expect(after.dialog).toBeVisible();
     await expect(after.status).toHaveText(EMPTY);
-    await expect(after.submit).toHaveText('Error!');
+    await expect(after.submit).toHaveText(SEED_FORM.error);
     await expect(after.email).toHaveValue('nojs-error@example.com');
     await expect(after.message).toHaveValue('Only a message');
   });
@@ -400,7 +399,7 @@ test.describe('support form on the hosted backend when it fails and recovers', (
     const values = { email: 'hosted@example.com', subject: unique('Hosted'), message: 'Through PostgREST.' };
     await fill(parts, values);
     await parts.submit.click();
-    await expect(parts.submit).toHaveText('Sent!');
+    await expect(parts.submit).toHaveText(SEED_FORM.sent);
     expect(await rowsInPostgres(values.subject)).toEqual([{ ...values, type: 'issue', status: 'new' }]);
     expect(existsSync(path.join(dataDir, 'pglite'))).toBe(false);
   });
@@ -417,7 +416,7 @@ test.describe('support form on the hosted backend when it fails and recovers', (
     await fill(parts, values);
     await parts.submit.click();
     await expect(parts.status).toHaveText(GENERIC_FAILURE);
-    await expect(parts.submit).toHaveText('Error!');
+    await expect(parts.submit).toHaveText(SEED_FORM.error);
     await expect(parts.email).toHaveValue(values.email);
     await expect(parts.subject).toHaveValue(values.subject);
     await expect(parts.message).toHaveValue(values.message);
@@ -427,7 +426,7 @@ test.describe('support form on the hosted backend when it fails and recovers', (
 
     await stack!.startPostgrest();
     await parts.submit.click();
-    await expect(parts.submit).toHaveText('Sent!');
+    await expect(parts.submit).toHaveText(SEED_FORM.sent);
     await expect(parts.status).toHaveText(SENT_TEXT);
     expect(await rowsInPostgres(values.subject)).toEqual([{ ...values, type: 'feature', status: 'new' }]);
     expect(server!.running()).toBe(true);

@@ -22,7 +22,7 @@ export function Footer({ settings }: { settings: SettingsView }) {
         ))}
       </div>
       <p className="border-t border-gray-200 py-6 text-center text-sm text-muted">
-        © {new Date().getFullYear()} {settings.productName}. All rights reserved.
+        © {new Date().getFullYear()} {settings.productName}. {settings.chrome.rightsReserved}
       </p>
     </footer>
   );

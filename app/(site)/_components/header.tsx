@@ -10,7 +10,7 @@ export function Header({ settings }: { settings: SettingsView }) {
         <a href={ROUTES.home} className="text-xl font-bold tracking-tight text-brand-700">
           {settings.productName}
         </a>
-        <nav aria-label="Main">
+        <nav>
           <ul className="flex flex-wrap items-center gap-x-5 gap-y-1 text-sm font-medium text-ink">
             {settings.headerLinks.map((link) => (
               <li key={link._key}>

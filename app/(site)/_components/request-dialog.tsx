@@ -4,8 +4,11 @@ import { useActionState, useCallback, useEffect, useId, useImperativeHandle, use
 
 import { ROUTES } from '@/lib/public-pages';
 import { submitSupportRequest } from '@/lib/support/actions';
-import { GENERIC_FAILURE, IDLE, REQUEST_SENT, requestFields, type FormState, type RequestFields } from '@/lib/support/form-state';
-import { HONEYPOT_FIELD, SUBMISSION_KEY_FIELD, validateSupportRequest, type RequestType } from '@/lib/support/validation';
+import type { SupportPageView } from '@/lib/content/views';
+import { IDLE, requestFields, type FormState, type RequestFields } from '@/lib/support/form-state';
+import { FAILED, messageText, type FormMessage, type MessageCopy } from '@/lib/support/messages';
+import type { RequestType } from '@/lib/support/request-types';
+import { HONEYPOT_FIELD, SUBMISSION_KEY_FIELD, validateSupportRequest } from '@/lib/support/validation';
 
 /** How long "Sent!" stays before the dialog closes, per the spec. */
 const CLOSE_AFTER_SUCCESS_MS = 2000;
@@ -18,11 +21,15 @@ type Props = {
   type: RequestType;
   /** The dialog closed, whichever way (Cancel, Escape, the timer after "Sent!"). */
   onClose: () => void;
+  /** The form's labels (Support page) and the messages it may show (Site settings). */
+  copy: RequestFormCopy;
 };
 
+export type RequestFormCopy = { form: SupportPageView['form']; messages: MessageCopy };
+
 const INPUTS = [
-  { name: 'email', label: 'Your Email', type: 'email', autoComplete: 'email' },
-  { name: 'subject', label: 'Subject', type: 'text', autoComplete: 'off' },
+  { name: 'email', label: 'emailLabel', type: 'email', autoComplete: 'email' },
+  { name: 'subject', label: 'subjectLabel', type: 'text', autoComplete: 'off' },
 ] as const;
 
 /** A random UUID; getRandomValues where randomUUID is missing (it needs a secure context, plain http is not one). */
@@ -53,11 +60,11 @@ async function send(formData: FormData): Promise<FormState<RequestFields>> {
     return await submitSupportRequest(IDLE, formData);
   } catch (error) {
     console.error('Support request got no answer', error);
-    return { status: 'error', message: GENERIC_FAILURE, fields: requestFields(formData) };
+    return { status: 'error', message: FAILED, fields: requestFields(formData) };
   }
 }
 
-export function RequestDialog({ ref, dialogId, title, type, onClose }: Props) {
+export function RequestDialog({ ref, dialogId, title, type, onClose, copy: { form: labels, messages } }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
   useImperativeHandle(ref, () => dialog.current!, []);
   const close = useCallback(() => dialog.current?.close(), []);
@@ -67,7 +74,7 @@ export function RequestDialog({ ref, dialogId, title, type, onClose }: Props) {
   const [sentState, setSentState] = useState<FormState<RequestFields> | null>(null);
   const [pending, startSending] = useTransition();
   const state = sentState ?? postedState;
-  const [clientError, setClientError] = useState<string | null>(null);
+  const [clientError, setClientError] = useState<FormMessage | null>(null);
   const ids = useId();
   const error = pending ? null : (clientError ?? (state.status === 'error' ? state.message : null));
   const sent = !pending && !clientError && state.status === 'success';
@@ -87,8 +94,8 @@ export function RequestDialog({ ref, dialogId, title, type, onClose }: Props) {
   }, [sent, close]);
 
   useEffect(() => {
-    if (error) console.error(`Support request failed: ${error}`);
-  }, [error, state]);
+    if (error) console.error(`Support request failed: ${messageText(messages, error)}`);
+  }, [error, state, messages]);
 
   function sendFromPage(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -105,7 +112,7 @@ export function RequestDialog({ ref, dialogId, title, type, onClose }: Props) {
     });
   }
 
-  const label = pending ? 'Sending...' : sent ? 'Sent!' : error ? 'Error!' : 'Send';
+  const label = pending ? labels.sending : sent ? labels.sent : error ? labels.error : labels.send;
 
   return (
     <dialog
@@ -131,7 +138,7 @@ export function RequestDialog({ ref, dialogId, title, type, onClose }: Props) {
         <div className="mt-6 space-y-4">
           {INPUTS.map(({ name, label, type, autoComplete }) => (
             <label key={name} className="block text-sm font-medium">
-              {label}
+              {labels[label]}
               <input
                 type={type}
                 name={name}
@@ -143,7 +150,7 @@ export function RequestDialog({ ref, dialogId, title, type, onClose }: Props) {
             </label>
           ))}
           <label className="block text-sm font-medium">
-            Message
+            {labels.messageLabel}
             <textarea
               name="message"
               required
@@ -154,8 +161,8 @@ export function RequestDialog({ ref, dialogId, title, type, onClose }: Props) {
           </label>
         </div>
         <p role="status" aria-live="polite" className="mt-4 min-h-6 text-sm">
-          {error ? <span className="font-medium text-red-700">{error}</span> : null}
-          {sent ? <span className="font-medium text-green-800">{REQUEST_SENT}</span> : null}
+          {error ? <span className="font-medium text-red-700">{messageText(messages, error)}</span> : null}
+          {sent ? <span className="font-medium text-green-800">{labels.success}</span> : null}
         </p>
         <div className="mt-4 flex justify-end gap-3">
           <button
@@ -164,7 +171,7 @@ export function RequestDialog({ ref, dialogId, title, type, onClose }: Props) {
             disabled={pending}
             className="rounded-lg border border-gray-300 px-4 py-2 font-medium hover:bg-gray-50 disabled:cursor-not-allowed disabled:opacity-60"
           >
-            Cancel
+            {labels.cancel}
           </button>
           <button
             type="submit"

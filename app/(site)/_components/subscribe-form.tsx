@@ -4,20 +4,23 @@ import { useActionState } from 'react';
 
 import { ROUTES } from '@/lib/public-pages';
 import { subscribe } from '@/lib/support/actions';
+import type { LandingPageView } from '@/lib/content/views';
 import { IDLE, type FormState, type SubscribeFields } from '@/lib/support/form-state';
+import { messageText, type MessageCopy } from '@/lib/support/messages';
 import { HONEYPOT_FIELD } from '@/lib/support/validation';
 
-type Props = { placeholder: string; buttonLabel: string; successMessage: string };
+/** The sign-up section's labels and answers (Landing page), and the messages it may show (Site settings). */
+type Props = { copy: LandingPageView['stayUpdated']; messages: MessageCopy };
 
-export function SubscribeForm({ placeholder, buttonLabel, successMessage }: Props) {
+export function SubscribeForm({ copy, messages }: Props) {
   const [state, formAction, pending] = useActionState<FormState<SubscribeFields>, FormData>(subscribe, IDLE, `${ROUTES.home}#stay-updated`);
-  const message = pending ? null : state.status === 'success' ? successMessage : state.status === 'error' ? state.message : null;
+  const message = pending ? null : state.status === 'success' ? copy.successMessage : state.status === 'error' ? messageText(messages, state.message) : null;
 
   return (
     <form action={formAction} className="mx-auto mt-8 max-w-md">
       <div className="flex flex-col gap-3 sm:flex-row">
         <label htmlFor="subscribe-email" className="sr-only">
-          Email address
+          {copy.emailLabel}
         </label>
         <input
           id="subscribe-email"
@@ -25,7 +28,7 @@ export function SubscribeForm({ placeholder, buttonLabel, successMessage }: Prop
           name="email"
           required
           autoComplete="email"
-          placeholder={placeholder}
+          placeholder={copy.placeholder}
           defaultValue={state.status === 'error' ? state.fields.email : ''}
           className="min-w-0 flex-1 rounded-lg border-0 px-4 py-3 text-ink shadow-sm ring-1 ring-white/40 placeholder:text-gray-500 focus:outline-none focus:ring-2 focus:ring-white"
         />
@@ -35,7 +38,7 @@ export function SubscribeForm({ placeholder, buttonLabel, successMessage }: Prop
           disabled={pending}
           className="rounded-lg bg-white px-6 py-3 font-semibold text-brand-700 shadow-sm hover:bg-brand-50 disabled:opacity-70"
         >
-          {pending ? 'Subscribing...' : buttonLabel}
+          {pending ? copy.pendingLabel : copy.buttonLabel}
         </button>
       </div>
       <p role="status" aria-live="polite" className="mt-3 min-h-6 text-sm font-medium text-white">

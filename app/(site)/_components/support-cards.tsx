@@ -4,12 +4,12 @@ import { useRef, useState, type MouseEvent } from 'react';
 
 import type { SupportPageView } from '@/lib/content/views';
 
-import { RequestDialog } from './request-dialog';
+import { RequestDialog, type RequestFormCopy } from './request-dialog';
 
 /** A card that opens a request form (the TypeGen `SupportCard` is the schema's object it comes from). */
 type RequestCard = SupportPageView['cards'][number];
 
-function Card({ card }: { card: RequestCard }) {
+function Card({ card, copy }: { card: RequestCard; copy: RequestFormCopy }) {
   const dialog = useRef<HTMLDialogElement>(null);
   // A fresh key after every close gives the next opening an idle, empty form.
   const [generation, setGeneration] = useState(0);
@@ -38,11 +38,12 @@ function Card({ card }: { card: RequestCard }) {
         title={card.modalTitle}
         type={card.requestType}
         onClose={() => setGeneration((value) => value + 1)}
+        copy={copy}
       />
     </>
   );
 }
 
-export function SupportCards({ cards }: { cards: RequestCard[] }) {
-  return cards.map((card) => <Card key={card._key} card={card} />);
+export function SupportCards({ cards, copy }: { cards: RequestCard[]; copy: RequestFormCopy }) {
+  return cards.map((card) => <Card key={card._key} card={card} copy={copy} />);
 }

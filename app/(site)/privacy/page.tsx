@@ -1,4 +1,4 @@
-import { getPrivacyPolicy } from '@/lib/content';
+import { getPrivacyPolicy, getSettings } from '@/lib/content';
 import { pageMetadata } from '@/lib/content/metadata';
 import { ROUTES } from '@/lib/public-pages';
 
@@ -10,15 +10,15 @@ export function generateMetadata() {
 }
 
 export default async function PrivacyPage() {
-  const { title, lastUpdated, sections } = await getPrivacyPolicy();
+  const [{ title, lastUpdated, sections }, settings] = await Promise.all([getPrivacyPolicy(), getSettings()]);
 
   return (
     <article className="mx-auto max-w-3xl px-4 py-12 sm:px-6 sm:py-16">
-      <BackHome />
+      <BackHome label={settings.chrome.backHome} />
       <h1 className="mt-6 text-4xl font-extrabold tracking-tight text-ink sm:text-5xl">{title}</h1>
       {lastUpdated ? (
         <p className="mt-3 text-sm text-muted">
-          Last updated: <time dateTime={lastUpdated.dateTime}>{lastUpdated.text}</time>
+          {lastUpdated.label} <time dateTime={lastUpdated.dateTime}>{lastUpdated.text}</time>
         </p>
       ) : null}
       <ol className="mt-10 space-y-10">

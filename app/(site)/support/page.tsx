@@ -15,14 +15,14 @@ export default async function SupportPage() {
 
   return (
     <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6 sm:py-16">
-      <BackHome />
+      <BackHome label={settings.chrome.backHome} />
       <div className="mt-6 text-center">
         <h1 className="text-4xl font-extrabold tracking-tight text-ink sm:text-5xl">{page.heading}</h1>
         <p className="mx-auto mt-4 max-w-2xl text-lg text-muted">{page.intro}</p>
       </div>
 
       <div className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-        <SupportCards cards={page.cards} />
+        <SupportCards cards={page.cards} copy={{ form: page.form, messages: settings.messages }} />
         <section aria-labelledby="contact-heading" className="rounded-2xl bg-brand-50 p-6">
           <h2 id="contact-heading" className="text-lg font-semibold text-ink">
             {page.contact.heading}

@@ -1,13 +1,17 @@
 import { ImageResponse } from 'next/og';
 
 import { getLandingPage, getSettings } from '@/lib/content';
+import { SHARE_IMAGE } from '@/lib/content/metadata';
 
-export const alt = 'Connect with your school community';
-export const size = { width: 1200, height: 630 };
-export const contentType = 'image/png';
+// Prerendered, refreshed by the publish webhook like the pages (its text is theirs).
+export const revalidate = 86400;
 
-/** One share image for the site, drawn from the landing copy so it follows edits. */
-export default async function OpenGraphImage() {
+/**
+ * The one share image of the site (og:image), drawn from the landing copy so it follows edits. A route
+ * rather than an opengraph-image file: that convention takes the image's description (og:image:alt)
+ * only as a constant, and here it is the editor's (siteMetadata in lib/content/metadata.ts).
+ */
+export async function GET() {
   const [settings, page] = await Promise.all([getSettings(), getLandingPage()]);
   return new ImageResponse(
     (
@@ -23,11 +27,11 @@ export default async function OpenGraphImage() {
           color: 'white',
         }}
       >
-        <div style={{ fontSize: 40, opacity: 0.85 }}>{settings.productName}</div>
+        <div style={{ fontSize: 40, opacity: 0.85 }}>{settings.meta.name}</div>
         <div style={{ fontSize: 76, fontWeight: 700, marginTop: 24, lineHeight: 1.1 }}>{page.hero.headline}</div>
         <div style={{ fontSize: 34, marginTop: 32, opacity: 0.9 }}>{page.hero.text}</div>
       </div>
     ),
-    size,
+    SHARE_IMAGE.size,
   );
 }

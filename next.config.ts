@@ -25,6 +25,9 @@ const nextConfig: NextConfig = {
     ],
   },
   reactStrictMode: true,
+  // Content is cached with 'use cache' (lib/content/fetch.ts) until the publish webhook revalidates its
+  // tags; the pages are prerendered from it.
+  cacheComponents: true,
   // PGlite loads its WebAssembly and data files from its own package directory.
   serverExternalPackages: ['@electric-sql/pglite', 'sanity'],
   poweredByHeader: false,

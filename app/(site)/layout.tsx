@@ -11,9 +11,6 @@ import { ErrorCopyProvider } from './_components/error-copy';
 import { Footer } from './_components/footer';
 import { Header } from './_components/header';
 
-// Static pages, refreshed by the publish webhook; the daily pass keeps the footer's year current.
-export const revalidate = 86400;
-
 export function generateMetadata() {
   return siteMetadata();
 }

@@ -4,7 +4,6 @@ import { Studio } from './studio';
 
 // One prerendered page for every Studio path: next.config.ts rewrites /studio/... here and the Studio's
 // own router reads the address, so no path a visitor makes up is ever rendered or cached on its own.
-export const dynamic = 'force-static';
 
 export { viewport } from 'next-sanity/studio';
 

@@ -1,7 +1,7 @@
 import 'server-only';
 
 import type { SanityQueries } from '@sanity/client';
-import { unstable_cache } from 'next/cache';
+import { cacheLife, cacheTag } from 'next/cache';
 import { draftMode } from 'next/headers';
 
 import { contentFile } from '@/lib/env/server';
@@ -24,20 +24,26 @@ const withLastGood = createLastGood();
  * Draft mode switches both to the drafts perspective.
  */
 export async function fetchContent<const Q extends keyof SanityQueries>(query: Q, type: ContentType): Promise<QueryResult<Q>> {
+  // A request-time value: read here and passed in, so it is part of the cached function's key.
   const draft = (await draftMode()).isEnabled;
   const perspective: Perspective = draft ? 'drafts' : 'published';
-  const tags = [...FETCH_TAGS[type]];
+  // Outside the cache: a failing source falls back to the last good answer instead of caching the failure.
+  return withLastGood(`${perspective}:${type}`, () => cachedContent(query, type, draft));
+}
 
-  return withLastGood(`${perspective}:${type}`, async () => {
-    if (live) {
-      const { data } = await live.sanityFetch({ query, params: {}, perspective, stega: draft, tags });
-      return data as QueryResult<Q>;
-    }
-    // Draft mode bypasses this cache by itself; published reads stay cached until their tags are revalidated.
-    return unstable_cache(
-      () => queryDataset<QueryResult<Q>>(contentFile(), query, {}, perspective),
-      ['content', perspective, query],
-      { tags },
-    )();
-  });
+/**
+ * A query's answer, cached until the publish webhook revalidates one of its tags (no time limit). In
+ * draft mode Next runs it on every request and stores nothing.
+ */
+async function cachedContent<const Q extends keyof SanityQueries>(query: Q, type: ContentType, draft: boolean): Promise<QueryResult<Q>> {
+  'use cache';
+  const tags = [...FETCH_TAGS[type]];
+  cacheTag(...tags);
+  cacheLife('max');
+  const perspective: Perspective = draft ? 'drafts' : 'published';
+  if (live) {
+    const { data } = await live.sanityFetch({ query, params: {}, perspective, stega: draft, tags });
+    return data as QueryResult<Q>;
+  }
+  return queryDataset<QueryResult<Q>>(contentFile(), query, {}, perspective);
 }

@@ -3,13 +3,11 @@ import { ImageResponse } from 'next/og';
 import { getLandingPage, getSettings } from '@/lib/content';
 import { SHARE_IMAGE } from '@/lib/content/metadata';
 
-// Prerendered, refreshed by the publish webhook like the pages (its text is theirs).
-export const revalidate = 86400;
-
 /**
  * The one share image of the site (og:image), drawn from the landing copy so it follows edits. A route
  * rather than an opengraph-image file: that convention takes the image's description (og:image:alt)
- * only as a constant, and here it is the editor's (siteMetadata in lib/content/metadata.ts).
+ * only as a constant, and here it is the editor's (siteMetadata in lib/content/metadata.ts). Prerendered
+ * from the cached content, refreshed by the publish webhook like the pages (its text is theirs).
  */
 export async function GET() {
   const [settings, page] = await Promise.all([getSettings(), getLandingPage()]);

@@ -37,6 +37,10 @@ const text = (value: Maybe<string>): string => value ?? '';
 const clean = (value: Maybe<string>): string => stegaClean(value ?? '');
 /** An optional clean value: null when empty, so the page can leave out what it belongs to. */
 const cleanOrNull = (value: Maybe<string>): string | null => (value ? stegaClean(value) : null);
+/** The named visible texts of one object (a form's labels, a page's messages), each as `text` keeps it. */
+function texts<K extends string>(source: Maybe<{ [P in K]?: Maybe<string> }>, keys: readonly K[]): Record<K, string> {
+  return Object.fromEntries(keys.map((key) => [key, text(source?.[key])])) as Record<K, string>;
+}
 
 /** Title and description for a page's <head> (lib/content/metadata.ts). */
 export type PageMeta = { title: string; description: string | undefined };
@@ -71,27 +75,15 @@ export function toSettingsView(settings: SettingsResult) {
     supportHours: text(settings.supportHours),
     replyTime: text(settings.replyTime),
     chrome: {
-      skipLink: text(chrome?.skipLink),
-      rightsReserved: text(chrome?.rightsReserved),
-      backHome: text(chrome?.backHome),
+      ...texts(chrome, ['skipLink', 'rightsReserved', 'backHome']),
       // The share image's alt text, in the page's metadata.
       shareImageAlt: clean(chrome?.shareImageAlt),
     },
     notFound: {
-      label: text(notFound?.label),
-      heading: text(notFound?.heading),
-      text: text(notFound?.text),
+      ...texts(notFound, ['label', 'heading', 'text', 'homeLink', 'supportLink']),
       description: clean(notFound?.description),
-      homeLink: text(notFound?.homeLink),
-      supportLink: text(notFound?.supportLink),
     } satisfies NotFoundCopy,
-    errorPage: {
-      label: text(errorPage?.label),
-      heading: text(errorPage?.heading),
-      text: text(errorPage?.text),
-      retry: text(errorPage?.retry),
-      homeLink: text(errorPage?.homeLink),
-    } satisfies ErrorCopy,
+    errorPage: texts(errorPage, ['label', 'heading', 'text', 'retry', 'homeLink']) satisfies ErrorCopy,
     // Every form message by code, and the field names they fill in (lib/support/messages.ts).
     messages: toMessageCopy(settings.formMessages, settings.fieldNames),
   };
@@ -134,13 +126,8 @@ export function toLandingView(result: LandingResult, settings: SettingsResult) {
     },
     faq: faqView(faq?.heading, faq?.items),
     stayUpdated: {
-      heading: text(stayUpdated?.heading),
-      text: text(stayUpdated?.text),
-      emailLabel: text(stayUpdated?.emailLabel),
+      ...texts(stayUpdated, ['heading', 'text', 'emailLabel', 'buttonLabel', 'pendingLabel', 'successMessage']),
       placeholder: clean(stayUpdated?.placeholder),
-      buttonLabel: text(stayUpdated?.buttonLabel),
-      pendingLabel: text(stayUpdated?.pendingLabel),
-      successMessage: text(stayUpdated?.successMessage),
     },
   };
 }
@@ -162,23 +149,8 @@ export function toSupportView(result: SupportResult) {
       // A form value and a stored column.
       requestType: stegaClean(card.requestType) ?? DEFAULT_REQUEST_TYPE,
     })),
-    contact: {
-      heading: text(contact?.heading),
-      text: text(contact?.text),
-      replyTimeLabel: text(contact?.replyTimeLabel),
-      hoursLabel: text(contact?.hoursLabel),
-    },
-    form: {
-      emailLabel: text(form?.emailLabel),
-      subjectLabel: text(form?.subjectLabel),
-      messageLabel: text(form?.messageLabel),
-      cancel: text(form?.cancel),
-      send: text(form?.send),
-      sending: text(form?.sending),
-      sent: text(form?.sent),
-      error: text(form?.error),
-      success: text(form?.success),
-    },
+    contact: texts(contact, ['heading', 'text', 'replyTimeLabel', 'hoursLabel']),
+    form: texts(form, ['emailLabel', 'subjectLabel', 'messageLabel', 'cancel', 'send', 'sending', 'sent', 'error', 'success']),
     faq: faqView(result.faqHeading, result.faq),
   };
 }

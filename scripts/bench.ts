@@ -14,6 +14,7 @@
  *   bare server (the standalone server `next start` runs for this build)
  *     /            requests/s against a plain Next page of the same bytes (bench/fixture /same-bytes)
  *     Lighthouse   mobile, median of BENCH_LH_RUNS, of each page against the fixture's one-heading page
+ *                  (and, for scale, its plain page of the same bytes)
  *
  * The two sides of each comparison are up at once and measured in alternating rounds with the same
  * client (autocannon) and settings. Everything runs on 127.0.0.1, on a private copy of the standalone
@@ -125,7 +126,7 @@ async function measure(dir: string, nginxBin: string) {
     const submissions = await compareSubmissions(servers);
     log(`Lighthouse, ${CONFIG.lighthouseRuns} runs per page`);
     const urls = Object.fromEntries(PAGES.map((page) => [page, `${servers.bare}${page}`])) as Record<PublicPath, string>;
-    const lighthouse = await lighthouseMedians({ ...urls, heading: `${servers.fixture}/heading` }, CONFIG.lighthouseRuns);
+    const lighthouse = await lighthouseMedians({ ...urls, heading: `${servers.fixture}/heading`, sameBytes: `${servers.fixture}/same-bytes` }, CONFIG.lighthouseRuns);
     log(`${CONFIG.edits} publishes through the cache`);
     const publish = await publishes({ origin: servers.stack, contentFile: servers.contentFile, secret: servers.secret, edits: CONFIG.edits, log });
     return { studio, pages, bare, submissions, lighthouse, publish };
@@ -168,6 +169,8 @@ function lighthouseRows(lighthouse: Results['lighthouse']) {
   return [
     ...PAGES.map((page) => [`  Lighthouse ${page}`, figures(page), `>= ${floor}`, verdict((lighthouse[page].performance ?? 0) >= floor)]),
     ['  Lighthouse, the one-heading Next page', figures('heading'), '', ''],
+    // For scale: what a Next page of the site's bytes, with none of its components, scores at the same time.
+    ['  Lighthouse, the plain Next page of the same bytes', figures('sameBytes'), '', ''],
   ];
 }
 

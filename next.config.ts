@@ -6,6 +6,9 @@ import { configuredServices, siteHeaders, studioHeaders } from './lib/security-h
 const asList = (headers: Record<string, string>) => Object.entries(headers).map(([key, value]) => ({ key, value }));
 
 const nextConfig: NextConfig = {
+  // Inlined into every bundle at build time, like the NEXT_PUBLIC_ variables: the Studio in the browser
+  // talks to the same Content Lake as the server (lib/env/public.ts, sanityApiHost).
+  env: { SANITY_API_HOST: process.env.SANITY_API_HOST?.trim() ?? '' },
   // Lets benchmarks and parallel test runs keep separate builds side by side.
   distDir: process.env.NEXT_DIST_DIR || '.next',
   // .next/standalone: a server with only the files it needs (npm run serve:prod runs it behind nginx).

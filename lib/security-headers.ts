@@ -6,10 +6,13 @@ import { sanityConfig, supabaseConfig } from './env/public';
  * anyway, and by proxy.ts for the refusals it answers itself.
  */
 
-type Env = { supabaseUrl?: string; sanityProjectId?: string };
+type Env = { supabaseUrl?: string; sanityProjectId?: string; sanityApiHost?: string };
 
 /** The hosted services the browser may reach, from the public environment. */
-export const configuredServices = (): Env => ({ supabaseUrl: supabaseConfig()?.url, sanityProjectId: sanityConfig()?.projectId });
+export function configuredServices(): Env {
+  const sanity = sanityConfig();
+  return { supabaseUrl: supabaseConfig()?.url, sanityProjectId: sanity?.projectId, sanityApiHost: sanity?.apiHost };
+}
 
 const policy = (directives: Record<string, string[]>) =>
   Object.entries(directives)
@@ -26,8 +29,19 @@ function origin(url: string | undefined): string[] {
   }
 }
 
-function sanityApi(projectId: string | undefined): string[] {
-  return projectId ? [`https://${projectId}.api.sanity.io`, `wss://${projectId}.api.sanity.io`, `https://${projectId}.apicdn.sanity.io`] : [];
+/** The project's Content Lake: SANITY_API_HOST when set (the whole API lives there), else Sanity's hosts. */
+function sanityApi({ sanityProjectId: projectId, sanityApiHost }: Env): string[] {
+  if (!projectId) return [];
+  if (sanityApiHost) return origin(sanityApiHost);
+  return [`https://${projectId}.api.sanity.io`, `wss://${projectId}.api.sanity.io`, `https://${projectId}.apicdn.sanity.io`];
+}
+
+/** The Studio's own clients put the project id before any API host, SANITY_API_HOST's too. */
+function studioApi(services: Env): string[] {
+  const { sanityProjectId: projectId, sanityApiHost } = services;
+  if (!projectId || !sanityApiHost) return sanityApi(services);
+  const url = new URL(sanityApiHost);
+  return [...origin(sanityApiHost), ...origin(`${url.protocol}//${projectId}.${url.host}`)];
 }
 
 const common = {
@@ -36,7 +50,7 @@ const common = {
   'Referrer-Policy': 'strict-origin-when-cross-origin',
 };
 
-export function siteHeaders({ supabaseUrl, sanityProjectId }: Env): Record<string, string> {
+export function siteHeaders(services: Env): Record<string, string> {
   return {
     ...common,
     // Next inlines each page's data as <script>self.__next_f.push(…)</script>, whose text changes with
@@ -48,7 +62,7 @@ export function siteHeaders({ supabaseUrl, sanityProjectId }: Env): Record<strin
       'style-src': ["'self'", "'unsafe-inline'"],
       'img-src': ["'self'", 'data:', 'https://cdn.sanity.io'],
       'font-src': ["'self'"],
-      'connect-src': ["'self'", ...origin(supabaseUrl), ...sanityApi(sanityProjectId)],
+      'connect-src': ["'self'", ...origin(services.supabaseUrl), ...sanityApi(services)],
       // Only the embedded Studio (same origin) may frame the site, for the Presentation tool.
       'frame-ancestors': ["'self'"],
       'form-action': ["'self'"],
@@ -60,7 +74,7 @@ export function siteHeaders({ supabaseUrl, sanityProjectId }: Env): Record<strin
   };
 }
 
-export function studioHeaders({ sanityProjectId }: Env): Record<string, string> {
+export function studioHeaders(services: Env): Record<string, string> {
   return {
     ...common,
     // The Studio loads its runtime from Sanity's CDN and talks to the project's API and auth.
@@ -70,7 +84,7 @@ export function studioHeaders({ sanityProjectId }: Env): Record<string, string> 
       'style-src': ["'self'", "'unsafe-inline'"],
       'img-src': ["'self'", 'data:', 'blob:', 'https://cdn.sanity.io', 'https://*.sanity.io', 'https://lh3.googleusercontent.com', 'https://avatars.githubusercontent.com'],
       'font-src': ["'self'", 'data:'],
-      'connect-src': ["'self'", 'https://api.sanity.io', 'wss://api.sanity.io', 'https://core.sanity-cdn.com', ...sanityApi(sanityProjectId)],
+      'connect-src': ["'self'", 'https://api.sanity.io', 'wss://api.sanity.io', 'https://core.sanity-cdn.com', ...studioApi(services)],
       'frame-src': ["'self'"],
       'worker-src': ["'self'", 'blob:'],
       'frame-ancestors': ["'none'"],

@@ -1,12 +1,16 @@
 import { defineConfig } from 'sanity';
 import { structureTool } from 'sanity/structure';
 
+import { sanityConfig } from '@/lib/env/public';
 import { schemaTypes, singletonTypes } from '@/schemas';
 
 import { presentation } from './presentation';
 import { structure } from './structure';
 
 const singletonActions = new Set(['publish', 'discardChanges', 'restore']);
+
+// Unconfigured, the Studio is not served (app/studio/page.tsx); the CLI still reads the schema from here.
+const project = sanityConfig() ?? { projectId: 'unconfigured', dataset: 'production' };
 
 /**
  * The Studio mounted at /studio. The project comes from the public env; the CLI
@@ -16,8 +20,9 @@ export default defineConfig({
   name: 'default',
   title: 'Website content',
   basePath: '/studio',
-  projectId: process.env.NEXT_PUBLIC_SANITY_PROJECT_ID || 'unconfigured',
-  dataset: process.env.NEXT_PUBLIC_SANITY_DATASET || 'production',
+  projectId: project.projectId,
+  dataset: project.dataset,
+  ...('apiHost' in project && project.apiHost ? { apiHost: project.apiHost } : {}),
   plugins: [structureTool({ structure }), presentation],
   schema: {
     types: schemaTypes,

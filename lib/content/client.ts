@@ -1,6 +1,6 @@
 import { createClient, type SanityClient } from 'next-sanity';
 
-import { sanityConfig } from '@/lib/env/public';
+import { sanityClientOptions, sanityConfig } from '@/lib/env/public';
 
 /** The hosted Sanity client, or null when the site runs on the embedded seed dataset. */
 export function createSanityClient(): SanityClient | null {
@@ -8,7 +8,7 @@ export function createSanityClient(): SanityClient | null {
   return (
     config &&
     createClient({
-      ...config,
+      ...sanityClientOptions(config),
       useCdn: true,
       perspective: 'published',
       // Click-to-edit overlays in draft mode point back into the embedded Studio.

@@ -3,7 +3,8 @@
  * name so Next can inline it into client bundles; nothing secret lives here.
  */
 
-export type SanityConfig = { projectId: string; dataset: string; apiVersion: string };
+/** `apiHost`: another Content Lake than Sanity's own (SANITY_API_HOST), e.g. the local one of testkit/. */
+export type SanityConfig = { projectId: string; dataset: string; apiVersion: string; apiHost?: string };
 export type SupabaseConfig = { url: string; publishableKey: string };
 
 /** The API version every Sanity read and TypeGen run is pinned to. */
@@ -22,13 +23,44 @@ export function pair<A extends string, B extends string>(
   return [a, b];
 }
 
+/**
+ * SANITY_API_HOST: the origin of the Content Lake API, for every Sanity client of the site (server,
+ * browser, Studio) and the CSP; unset, Sanity's own hosts. next.config.ts inlines it into the browser
+ * bundles at build time, as it does the NEXT_PUBLIC_ variables.
+ */
+export function sanityApiHost(): string | undefined {
+  const raw = process.env.SANITY_API_HOST?.trim();
+  if (!raw) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    // Reported below.
+  }
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.pathname !== '/' || url.search || url.hash) {
+    throw new Error(`SANITY_API_HOST must be an http(s) origin such as http://127.0.0.1:4555, got "${raw}".`);
+  }
+  return url.origin;
+}
+
 /** Hosted Sanity, or null for the embedded seed dataset in content/. */
 export function sanityConfig(): SanityConfig | null {
   const both = pair(
     ['NEXT_PUBLIC_SANITY_PROJECT_ID', 'NEXT_PUBLIC_SANITY_DATASET'],
     [process.env.NEXT_PUBLIC_SANITY_PROJECT_ID, process.env.NEXT_PUBLIC_SANITY_DATASET],
   );
-  return both && { projectId: both[0], dataset: both[1], apiVersion: SANITY_API_VERSION };
+  if (!both) return null;
+  const apiHost = sanityApiHost();
+  return { projectId: both[0], dataset: both[1], apiVersion: SANITY_API_VERSION, ...(apiHost ? { apiHost } : {}) };
+}
+
+/**
+ * Options for any @sanity/client of this site: the project, and with SANITY_API_HOST its origin as the
+ * whole API address (Sanity's own hosts put the project id in the hostname; another host does not).
+ */
+export function sanityClientOptions(config: SanityConfig) {
+  const { apiHost, ...project } = config;
+  return apiHost ? { ...project, apiHost, useProjectHostname: false } : project;
 }
 
 /** Hosted Supabase, or null for the embedded PGlite store under .data/. */

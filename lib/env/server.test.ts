@@ -4,6 +4,8 @@ import path from 'node:path';
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
+import { configuredServices, siteHeaders, studioHeaders } from '../security-headers';
+import { sanityClientOptions, sanityConfig } from './public';
 import { checkConfiguration, rateLimit, storeFsync, storeTimeoutMs } from './server';
 
 /** Every check, each message naming the variable; the start-up itself is tested over HTTP (tests/e2e/faults.spec.ts). */
@@ -90,5 +92,36 @@ describe('checkConfiguration', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('SANITY_API_HOST', () => {
+  const project = () => {
+    vi.stubEnv('NEXT_PUBLIC_SANITY_PROJECT_ID', 'abc123');
+    vi.stubEnv('NEXT_PUBLIC_SANITY_DATASET', 'production');
+  };
+
+  it("is every Sanity client's API origin, and the CSP's: the site's, and the Studio's with the project id before it", () => {
+    project();
+    vi.stubEnv('SANITY_API_HOST', ' http://localhost:4555/ ');
+    expect(sanityConfig()).toMatchObject({ projectId: 'abc123', apiHost: 'http://localhost:4555' });
+    expect(sanityClientOptions(sanityConfig()!)).toMatchObject({ apiHost: 'http://localhost:4555', useProjectHostname: false });
+    const site = siteHeaders(configuredServices())['Content-Security-Policy'];
+    expect(site).toContain('connect-src \'self\' http://localhost:4555 ws://localhost:4555;');
+    expect(site).not.toContain('sanity.io ');
+    expect(studioHeaders(configuredServices())['Content-Security-Policy']).toContain('http://abc123.localhost:4555');
+  });
+
+  it("is Sanity's own hosts when unset", () => {
+    project();
+    expect(sanityConfig()?.apiHost).toBeUndefined();
+    expect(sanityClientOptions(sanityConfig()!)).not.toHaveProperty('useProjectHostname');
+    expect(siteHeaders(configuredServices())['Content-Security-Policy']).toContain('https://abc123.api.sanity.io');
+  });
+
+  it.each(['localhost:4555', 'ftp://example.com', 'http://example.com/v1', 'http://example.com?x=1', 'not a url'])('refuses %s at start, naming it', async (value) => {
+    project();
+    vi.stubEnv('SANITY_API_HOST', value);
+    await expect(checkConfiguration()).rejects.toThrow(`SANITY_API_HOST must be an http(s) origin such as http://127.0.0.1:4555, got "${value}".`);
   });
 });

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { createClient } from '@sanity/client';
 
 import { REFUSAL_COPY_QUERY } from '@/lib/content/queries';
-import { sanityConfig } from '@/lib/env/public';
+import { sanityClientOptions, sanityConfig } from '@/lib/env/public';
 import { contentFile } from '@/lib/env/server';
 import { memoize } from '@/lib/memo';
 import type { REFUSAL_COPY_QUERY_RESULT } from '@/sanity.types';
@@ -31,7 +31,7 @@ type Texts = Partial<Record<keyof RefusalCopy, string | null>> | null | undefine
  */
 async function readTexts(): Promise<Texts> {
   const hosted = sanityConfig();
-  if (hosted) return createClient({ ...hosted, useCdn: true, perspective: 'published' }).fetch<REFUSAL_COPY_QUERY_RESULT>(REFUSAL_COPY_QUERY);
+  if (hosted) return createClient({ ...sanityClientOptions(hosted), useCdn: true, perspective: 'published' }).fetch<REFUSAL_COPY_QUERY_RESULT>(REFUSAL_COPY_QUERY);
   const lines = (await readFile(contentFile(), 'utf8')).split('\n').filter((line) => line.trim() !== '');
   const settings = lines.map((line) => JSON.parse(line) as { _id?: string; formMessages?: Texts }).find((doc) => doc._id === 'siteSettings');
   return settings?.formMessages;

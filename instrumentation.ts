@@ -1,23 +1,8 @@
 /**
- * Runs once when a server starts (Next's instrumentation hook), before it answers any request: the
- * configuration is checked, every request is given the client address the server can vouch for, and the
- * embedded store is opened, so a mistyped setting or a store another server holds shows at start, not
- * at the first submission.
+ * Runs once when a server starts (Next's instrumentation hook), before it answers any request. The work
+ * is Node-only (the file system, worker threads, process.exit), so it lives in instrumentation-node.ts
+ * and is loaded only in the Node.js runtime, as Next's docs show: the proxy's edge bundle never sees it.
  */
 export async function register(): Promise<void> {
-  // The edge runtime (proxy.ts) has no file system or worker threads; `next build` prerenders with no store.
-  if (process.env.NEXT_RUNTIME !== 'nodejs' || process.env.NEXT_PHASE === 'phase-production-build') return;
-  try {
-    const { checkConfiguration, trustedProxyHops } = await import('@/lib/env/server');
-    const { installTrustProxy } = await import('@/lib/http/trust-proxy');
-    const { openStoreAtStart } = await import('@/lib/support/store');
-    await checkConfiguration();
-    installTrustProxy(trustedProxyHops());
-    await openStoreAtStart();
-  } catch (error) {
-    // Next logs a throw from register() but keeps serving (checked with next start 16.4): a server
-    // that would fail every visitor must not look healthy, so it stops here, with the reason.
-    console.error(`The server cannot start.\n${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
-  }
+  if (process.env.NEXT_RUNTIME === 'nodejs') await (await import('./instrumentation-node')).start();
 }

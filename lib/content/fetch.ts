@@ -1,12 +1,13 @@
 import 'server-only';
 
 import type { SanityQueries } from '@sanity/client';
+import { resolvePerspectiveFromCookies, type LivePerspective } from 'next-sanity/live';
 import { cacheLife, cacheTag } from 'next/cache';
-import { draftMode } from 'next/headers';
+import { cookies, draftMode } from 'next/headers';
 
 import { contentFile } from '@/lib/env/server';
 
-import { queryDataset, type Perspective } from './embedded';
+import { queryDataset } from './embedded';
 import { createLastGood } from './last-good';
 import { live } from './live';
 import { FETCH_TAGS } from './tags';
@@ -14,36 +15,50 @@ import type { ContentType } from './types';
 
 export type QueryResult<Q extends keyof SanityQueries> = SanityQueries[Q];
 
+/** What a fetch reads: published content for visitors; in draft mode what Presentation previews, with click-to-edit markers. */
+type FetchOptions = { perspective: LivePerspective; stega: boolean };
+
+const PUBLISHED: FetchOptions = { perspective: 'published', stega: false };
+
 // The webhook refuses unrenderable content before it refreshes anything (publish-check.ts); this covers
 // what changes between that check and a render.
 const withLastGood = createLastGood();
 
 /**
- * The single way the site reads content. Hosted Sanity when configured,
- * otherwise the embedded dataset in content/, both with the same GROQ and tags.
- * Draft mode switches both to the drafts perspective.
+ * The request's fetch options, read outside the cache and passed in, so they are part of its key.
+ * In draft mode the perspective is the one Presentation set in its cookie: drafts, or a content
+ * release stacked on drafts. The embedded dataset has drafts only.
+ */
+async function fetchOptions(): Promise<FetchOptions> {
+  if (!(await draftMode()).isEnabled) return PUBLISHED;
+  if (!live) return { perspective: 'drafts', stega: false };
+  return { perspective: (await resolvePerspectiveFromCookies({ cookies: await cookies() })) ?? 'drafts', stega: true };
+}
+
+/**
+ * The single way the site reads content. Hosted Sanity when configured, otherwise the embedded dataset
+ * in content/, both with the same GROQ and tags.
  */
 export async function fetchContent<const Q extends keyof SanityQueries>(query: Q, type: ContentType): Promise<QueryResult<Q>> {
-  // A request-time value: read here and passed in, so it is part of the cached function's key.
-  const draft = (await draftMode()).isEnabled;
-  const perspective: Perspective = draft ? 'drafts' : 'published';
+  const options = await fetchOptions();
+  // A preview shows what the source says now, failure included; visitors keep the last good version.
+  if (options !== PUBLISHED) return cachedContent(query, type, options);
   // Outside the cache: a failing source falls back to the last good answer instead of caching the failure.
-  return withLastGood(`${perspective}:${type}`, () => cachedContent(query, type, draft));
+  return withLastGood(type, () => cachedContent(query, type, options));
 }
 
 /**
  * A query's answer, cached until the publish webhook revalidates one of its tags (no time limit). In
  * draft mode Next runs it on every request and stores nothing.
  */
-async function cachedContent<const Q extends keyof SanityQueries>(query: Q, type: ContentType, draft: boolean): Promise<QueryResult<Q>> {
+async function cachedContent<const Q extends keyof SanityQueries>(query: Q, type: ContentType, { perspective, stega }: FetchOptions): Promise<QueryResult<Q>> {
   'use cache';
   const tags = [...FETCH_TAGS[type]];
   cacheTag(...tags);
   cacheLife('max');
-  const perspective: Perspective = draft ? 'drafts' : 'published';
   if (live) {
-    const { data } = await live.sanityFetch({ query, params: {}, perspective, stega: draft, tags });
+    const { data } = await live.sanityFetch({ query, params: {}, perspective, stega, tags });
     return data as QueryResult<Q>;
   }
-  return queryDataset<QueryResult<Q>>(contentFile(), query, {}, perspective);
+  return queryDataset<QueryResult<Q>>(contentFile(), query, {}, perspective === 'published' ? 'published' : 'drafts');
 }

@@ -23,6 +23,14 @@ function offlineWorkspace(): Promise<Workspace> {
   }));
 }
 
+/**
+ * Loads the engine ahead of the first publish (instrumentation.ts, in the background): loading Sanity's
+ * packages and building the workspace takes over a second, which the first webhook would otherwise wait.
+ */
+export async function warmSchemaCheck(): Promise<void> {
+  await offlineWorkspace();
+}
+
 export async function validateContent(document: SanityDocument): Promise<ValidationMarker[]> {
   return validateDocument({ document, workspace: await offlineWorkspace(), environment: 'cli', getDocumentExists: async () => true });
 }

@@ -4,26 +4,22 @@ import { VisualEditing } from 'next-sanity/visual-editing';
 import { live } from '@/lib/content/live';
 
 /**
- * Live updates for hosted content, and in draft mode a banner plus click-to-edit
- * overlays. Renders nothing on public visits of the embedded default, so those
- * pages ship none of this code.
+ * Draft mode only: a banner, click-to-edit overlays, and on hosted content Sanity Live with drafts, so
+ * the preview follows every edit (it refreshes the page; nothing is cached in draft mode). Visitors get
+ * none of it: their pages change through the publish webhook, on their next load (README, "Live").
  */
 export async function DraftTools() {
-  const draft = (await draftMode()).isEnabled;
+  if (!(await draftMode()).isEnabled) return null;
   return (
     <>
-      {live ? <live.SanityLive /> : null}
-      {draft ? (
-        <>
-          <div role="status" className="fixed bottom-4 left-4 z-50 rounded-full bg-ink px-4 py-2 text-sm text-white shadow-lg">
-            Draft preview ·{' '}
-            <a href="/api/draft-mode/disable" className="font-semibold underline">
-              Exit
-            </a>
-          </div>
-          <VisualEditing />
-        </>
-      ) : null}
+      {live ? <live.SanityLive includeDrafts /> : null}
+      <div role="status" className="fixed bottom-4 left-4 z-50 rounded-full bg-ink px-4 py-2 text-sm text-white shadow-lg">
+        Draft preview ·{' '}
+        <a href="/api/draft-mode/disable" className="font-semibold underline">
+          Exit
+        </a>
+      </div>
+      <VisualEditing />
     </>
   );
 }

@@ -5,12 +5,8 @@ import { refreshCachedPages } from '@/lib/cache-refresh';
 import { publishProblems } from '@/lib/content/publish-check';
 import { tagsForDocumentType } from '@/lib/content/tags';
 import { SeenSignatures, verifyWebhook, type WebhookRefusal } from '@/lib/content/webhook';
-import { sanityConfig } from '@/lib/env/public';
 import { revalidateSecret } from '@/lib/env/server';
 import { createRefusalLog } from '@/lib/http/refusal-log';
-
-/** Hosted Sanity's CDN needs a moment to serve the new revision; the embedded file is current at once. */
-const CONTENT_LAKE_SETTLE_MS = 3000;
 
 const seen = new SeenSignatures();
 const logRefusal = createRefusalLog<WebhookRefusal>('POST /api/revalidate');
@@ -23,7 +19,6 @@ export async function POST(request: Request) {
     return Response.json({ message: result.message }, { status: result.status });
   }
 
-  if (sanityConfig()) await new Promise((resolve) => setTimeout(resolve, CONTENT_LAKE_SETTLE_MS));
   const tags = tagsForDocumentType(result.type);
   // Content that cannot be rendered must not replace good pages: refuse, so Sanity retries and the
   // pages keep their last good version until a fixed publish comes.

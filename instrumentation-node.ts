@@ -1,0 +1,26 @@
+/**
+ * The server's start (instrumentation.ts): the configuration is checked, every request is given the
+ * client address the server can vouch for, and the embedded store is opened, so a mistyped setting or a
+ * store another server holds shows at start, not at the first submission.
+ */
+export async function start(): Promise<void> {
+  // `next build` prerenders with no store.
+  if (process.env.NEXT_PHASE === 'phase-production-build') return;
+  try {
+    const { checkConfiguration, trustedProxyHops } = await import('@/lib/env/server');
+    const { installTrustProxy } = await import('@/lib/http/trust-proxy');
+    const { openStoreAtStart } = await import('@/lib/support/store');
+    await checkConfiguration();
+    installTrustProxy(trustedProxyHops());
+    await openStoreAtStart();
+  } catch (error) {
+    // Next logs a throw from register() but keeps serving (checked with next start 16.4): a server
+    // that would fail every visitor must not look healthy, so it stops here, with the reason.
+    console.error(`The server cannot start.\n${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+  // Not awaited: the server answers at once; the first publish then finds the schema engine loaded.
+  void import('@/lib/content/schema-check')
+    .then(({ warmSchemaCheck }) => warmSchemaCheck())
+    .catch((error) => console.error('schema engine warm-up failed', error));
+}

@@ -6,9 +6,11 @@ import { REFUSALS } from '@/lib/http/refusals';
 
 /**
  * Posts that Next's server-action handler would answer with a 500 get a plain 4xx page a person can
- * read instead: posts from another site or from no page at all, bodies that are not form data (Next
- * feeds any body with a Next-Action header to its JSON decoder), bodies over the size limit, and form
- * data that does not parse. Both forms, with and without JavaScript, send multipart/form-data.
+ * read instead: posts from another site or from no page at all, bodies over the size limit, and bodies
+ * that do not parse. Two encodings reach an action from this site's pages: multipart/form-data (the
+ * forms, with and without JavaScript) and text/plain (React's JSON encoding of an action's plain
+ * arguments, which next-sanity's Live and Presentation callbacks send). Anything else is refused: Next
+ * would feed it to its JSON decoder.
  *
  * The matcher sends only requests with a Content-Type or a Next-Action header here: every post that
  * could reach an action has one of them, and a page load has neither, so page loads never pay for this.
@@ -18,6 +20,8 @@ import { REFUSALS } from '@/lib/http/refusals';
 
 /** Lowercase, as Next matches it: any other spelling is not an action to Next, and not one of our forms. */
 const FORM_TYPE = 'multipart/form-data';
+/** How React's client sends an action's arguments when none is a form or a file. */
+const ACTION_ARGUMENTS_TYPE = 'text/plain';
 
 /** The same check as Next's (Origin against X-Forwarded-Host, else Host). */
 function fromThisSite(request: NextRequest): boolean {
@@ -44,17 +48,34 @@ export async function proxy(request: NextRequest): Promise<Response> {
   if (!fromThisSite(request)) return refusalPage(REFUSALS.crossSite);
 
   const contentType = request.headers.get('content-type') ?? '';
-  if (!contentType.startsWith(FORM_TYPE)) return refusalPage(REFUSALS.notAForm);
+  const isForm = contentType.startsWith(FORM_TYPE);
+  const isActionArguments = request.headers.has('next-action') && contentType.startsWith(ACTION_ARGUMENTS_TYPE);
+  if (!isForm && !isActionArguments) return refusalPage(REFUSALS.notAForm);
 
   // Next keeps its own copy of the body for the action; this reads the proxy's copy, up to the cap.
   const body = await readBody(request);
   if (!body.ok) return refusalPage(body.refusal === 'too-large' ? REFUSALS.tooLarge : REFUSALS.unreadable);
-  try {
-    await new Response(body.bytes, { headers: { 'content-type': contentType } }).formData();
-  } catch {
-    return refusalPage(REFUSALS.unreadable);
-  }
+  const parses = isForm ? await parsesAsForm(body.bytes, contentType) : parsesAsActionArguments(body.bytes);
+  if (!parses) return refusalPage(isForm ? REFUSALS.unreadable : REFUSALS.notAForm);
   return NextResponse.next();
+}
+
+async function parsesAsForm(bytes: Uint8Array<ArrayBuffer>, contentType: string): Promise<boolean> {
+  try {
+    await new Response(bytes, { headers: { 'content-type': contentType } }).formData();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** React encodes an action's arguments as one JSON array; Next cannot apply anything else to an action. */
+function parsesAsActionArguments(bytes: Uint8Array): boolean {
+  try {
+    return Array.isArray(JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)));
+  } catch {
+    return false;
+  }
 }
 
 export const config = {

@@ -174,6 +174,7 @@ type Expectation =
   | { message: string } // refused with this message, nothing stored
   | { silent: 'success' } // the answer bots hope for, nothing stored (honeypot)
   | { notAnAction: true } // not a form submission at all: the page or a plain refusal, nothing stored
+  | { actionAnswered: true } // past the proxy: the action itself answers, stores nothing
   | { refused: number; says: RegExp }; // refused before the action runs, with this status and a readable page
 
 type Case = {
@@ -387,7 +388,7 @@ const CASES: Case[] = [
       ['urlencoded', 'application/x-www-form-urlencoded', new URLSearchParams({ ...valid, type: 'issue' }).toString()],
       ['urlencoded in capitals', 'Application/X-WWW-Form-Urlencoded', new URLSearchParams({ ...valid, type: 'issue' }).toString()],
       ['no content type', undefined, '["$undefined","$undefined"]'],
-      ['2 MB of text/plain', 'text/plain', long(2 * MEGABYTE)],
+      ['JSON that is not an argument list, as text/plain', 'text/plain;charset=UTF-8', JSON.stringify({ ...valid, type: 'issue' })],
     ] as const
   ).map(
     ([name, contentType, body]): Case => ({
@@ -396,6 +397,34 @@ const CASES: Case[] = [
       // A Uint8Array body gets no Content-Type from fetch: the case without one stays without one.
       send: (baseURL) => postAction(baseURL, new TextEncoder().encode(body), contentType),
       expect: NOT_A_FORM,
+    }),
+  ),
+  {
+    name: 'an action call with bytes that are not UTF-8 as text/plain is refused as unreadable',
+    target: 'support',
+    send: (baseURL) => postAction(baseURL, new Uint8Array([0x5b, 0x22, 0xff, 0x22, 0x5d]), 'text/plain;charset=UTF-8'),
+    expect: NOT_A_FORM,
+  },
+  {
+    name: 'an action call with 2 MB of text/plain is refused as too large',
+    target: 'support',
+    send: (baseURL) => postAction(baseURL, new TextEncoder().encode(long(2 * MEGABYTE)), 'text/plain'),
+    expect: TOO_LARGE,
+  },
+  // React's own encoding of an action's plain arguments (next-sanity's Live and Presentation callbacks
+  // send it): the proxy lets it through, and the support action, given no form, stores nothing.
+  ...(
+    [
+      ['a form state and a string', [{ status: 'idle' }, 'not a form']],
+      ['undefined in place of the form', ['$undefined', '$undefined']],
+      ['no arguments at all', []],
+    ] as const
+  ).map(
+    ([name, args]): Case => ({
+      name: `an action call in React's text/plain encoding with ${name} reaches the action, stores nothing and is no crash`,
+      target: 'support',
+      send: (baseURL) => postAction(baseURL, JSON.stringify(args), 'text/plain;charset=UTF-8'),
+      expect: { actionAnswered: true },
     }),
   ),
   {
@@ -560,6 +589,9 @@ test.describe('hostile input over HTTP, as a browser without JavaScript sends th
         expect(rows).toEqual([]);
       } else if ('silent' in expectation) {
         expect(answer.statusText).toBe(SENT_TEXT);
+        expect(rows).toEqual([]);
+      } else if ('actionAnswered' in expectation) {
+        expect(answer.status).toBe(200);
         expect(rows).toEqual([]);
       } else {
         // Not handled as a submission: no success and no row.

@@ -18,7 +18,7 @@ export default defineConfig({
   },
   test: {
     environment: 'node',
-    include: ['lib/**/*.test.ts', 'schemas/**/*.test.ts', 'supabase/**/*.test.ts', 'tests/unit/**/*.test.ts'],
+    include: ['lib/**/*.test.ts', 'schemas/**/*.test.ts', 'supabase/**/*.test.ts', 'tests/unit/**/*.test.ts', 'testkit/**/*.test.ts'],
     exclude: [...configDefaults.exclude, 'tests/e2e/**', '.tools/**', 'bench/**'],
     testTimeout: 60_000,
   },

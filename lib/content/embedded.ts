@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 
 import { evaluate, parse } from 'groq-js';
 
-import { CONTENT_TYPES } from './types';
+import { CONTENT_TYPES } from './types.ts';
 
 /**
  * The embedded content source: a Sanity NDJSON export evaluated in-process

@@ -7,18 +7,19 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { SANITY_API_VERSION } from '@/lib/env/public';
-
-import { createSanityClient } from './client';
-import { queryDataset } from './embedded';
+import { createSanityClient } from '@/lib/content/client';
+import { queryDataset } from '@/lib/content/embedded';
 import fixture from './fixtures/sanity-query-responses.json';
-import { LANDING_PAGE_QUERY, PRIVACY_POLICY_QUERY, SETTINGS_QUERY, SUPPORT_PAGE_QUERY } from './queries';
+import { LANDING_PAGE_QUERY, PRIVACY_POLICY_QUERY, SETTINGS_QUERY, SUPPORT_PAGE_QUERY } from '@/lib/content/queries';
+import { startContentLake, type ContentLake, type SanityDocument } from '@/testkit/content-lake/server.ts';
 
 /**
  * The hosted path with no network: the site's own client (real @sanity/client) against a local server
  * that answers Sanity's query endpoint with the answers in fixtures/sanity-query-responses.json, written
  * by hand from what Sanity returns. It checks that the client is configured as Sanity expects (project,
  * dataset, API version, perspective, the query text as the site wrote it), and that the embedded source
- * answers each query over the same documents exactly as Sanity does.
+ * and the local Content Lake (testkit/content-lake, which the hosted builds and browser tests run on)
+ * answer each query over the same documents exactly as Sanity does, so neither drifts from the record.
  */
 
 const QUERIES = { SETTINGS_QUERY, LANDING_PAGE_QUERY, SUPPORT_PAGE_QUERY, PRIVACY_POLICY_QUERY } as const;
@@ -95,5 +96,21 @@ describe('hosted Sanity source', () => {
     vi.stubEnv('NEXT_PUBLIC_SANITY_PROJECT_ID', 'abc123');
     expect(() => createSanityClient()).toThrow('NEXT_PUBLIC_SANITY_DATASET is not set');
     vi.stubEnv('NEXT_PUBLIC_SANITY_DATASET', 'staging');
+  });
+});
+
+describe('the local Content Lake', () => {
+  let lake: ContentLake;
+  beforeAll(async () => {
+    lake = await startContentLake({ documents: fixture.documents as SanityDocument[], projectId: 'abc123', dataset: 'staging' });
+  });
+  afterAll(() => lake.stop());
+
+  it.each(Object.keys(QUERIES) as QueryName[])('answers the site\'s client for %s as Sanity does, with sync tags', async (name) => {
+    const client = createSanityClient()!.withConfig({ apiHost: lake.apiHost, useProjectHostname: false, useCdn: false });
+    expect(await client.fetch(QUERIES[name])).toEqual(fixture.responses[name]);
+    const raw = await client.fetch(QUERIES[name], {}, { filterResponse: false });
+    expect(raw.result).toEqual(fixture.responses[name]);
+    expect(raw.syncTags).toEqual(expect.arrayContaining([expect.stringMatching(/^s1:/)]));
   });
 });

@@ -1,0 +1,46 @@
+/**
+ * node testkit/content-lake/cli.ts [--port 4555] [--host 127.0.0.1] [--file content/production.ndjson]
+ *   [--token T] [--dataset production] [--project-id ID] [--origin http://localhost:3000 ...]
+ *
+ * Serves the dataset file as the local Content Lake (server.ts) and prints its origin; stops on
+ * SIGINT or SIGTERM. Writes live in memory: the file is never changed. Without --origin, pages on
+ * http://localhost:* and http://127.0.0.1:* may call it, as a project's development CORS origins allow.
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+import { LAKE_PORT, LAKE_TOKEN } from '../hosted.ts';
+import { startContentLake } from './server.ts';
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: String(LAKE_PORT) },
+    host: { type: 'string', default: '127.0.0.1' },
+    file: { type: 'string', default: 'content/production.ndjson' },
+    token: { type: 'string', default: LAKE_TOKEN },
+    dataset: { type: 'string', default: 'production' },
+    'project-id': { type: 'string' },
+    origin: { type: 'string', multiple: true },
+  },
+});
+
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, got "${values.port}"`);
+
+const lake = await startContentLake({
+  file: path.resolve(values.file),
+  port,
+  host: values.host,
+  token: values.token,
+  dataset: values.dataset,
+  projectId: values['project-id'],
+  allowedOrigins: values.origin,
+});
+console.log(lake.origin);
+console.error(`Local Content Lake: dataset "${lake.dataset}", ${lake.documents().length} documents from ${values.file}; Ctrl-C stops it.`);
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void lake.stop().then(() => process.exit(0));
+  });
+}

@@ -1,0 +1,435 @@
+/**
+ * The local Content Lake: a stand-in for Sanity's Content Lake HTTP API, enough for the site's hosted
+ * path with no account or network: @sanity/client queries (GET and POST), documents by id, the Live
+ * Content API that next-sanity's defineLive/<SanityLive> listen to, draft mode's secret check (a raw
+ * query with a token), mutations and the publish action, and the CORS probe the client makes when a
+ * live connection fails. Answers have the shapes of Sanity's HTTP API reference; GROQ is groq-js.
+ *
+ *   const lake = await startContentLake({ file: 'content/production.ndjson', token: 'lake-viewer-token' });
+ *   const client = createClient({ projectId: 'lake', dataset: 'production', apiVersion: '2025-10-01',
+ *     apiHost: lake.apiHost, useProjectHostname: false, useCdn: false });
+ *   await lake.mutate([{ patch: { id: 'siteSettings', set: { productName: 'New' } } }]); // a live `message`
+ *   await lake.stop();
+ *
+ * Sync tags: one per document a result depends on (`s1:` and a hash of its published id), found by
+ * evaluating the query again without each document (datasets up to MAX_TRACKED documents; above that,
+ * every document counts), plus one for the query itself. A write emits the tags of the documents it
+ * touched and those of every recently answered query whose answer it changed, so a query is refreshed
+ * both when a document it read changes and when a new document starts to match it.
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { evaluate, GroqSyntaxError, parse, type ExprNode } from 'groq-js';
+
+import { createLiveEvents } from './live-events.ts';
+import { applyMutations, applyPublish, httpError, LakeError, lakeError, newId, type Mutation, type MutationResult, type PublishAction } from './mutations.ts';
+import { parseNdjson, parsePerspective, publishedIdOf, view, type Perspective, type SanityDocument } from './perspectives.ts';
+
+export type { Mutation, MutationResult, PublishAction, SanityDocument };
+
+export type ContentLakeOptions = {
+  /** The dataset; else `file` (Sanity NDJSON, as `sanity dataset export` writes it); else empty. */
+  documents?: SanityDocument[];
+  file?: string;
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  host?: string;
+  dataset?: string;
+  /** When set, a request naming another project (X-Sanity-Project-ID) is refused; else any is accepted. */
+  projectId?: string;
+  /** The one token that authenticates (Authorization: Bearer …); any other token is refused with 401. */
+  token?: string;
+  /** Origins the API answers browsers from; `*` matches within one part, as in http://localhost:*. */
+  allowedOrigins?: string[];
+  maxStreams?: number;
+  heartbeatMs?: number;
+  /** After each write: the documents it changed, as they now are (a deleted one as it was), e.g. to send webhooks. */
+  onCommit?: (changed: SanityDocument[]) => void;
+};
+
+export type ContentLake = {
+  /** http://127.0.0.1:<port>, also the `apiHost` for @sanity/client (with useProjectHostname: false). */
+  origin: string;
+  apiHost: string;
+  dataset: string;
+  documents(): SanityDocument[];
+  /** As POST /data/mutate with the token: one transaction, one live `message`. */
+  mutate(mutations: Mutation[]): Promise<{ transactionId: string; results: MutationResult[] }>;
+  /** Publishes drafts.<id> as <id>, as the publish action does. */
+  publish(id: string): Promise<{ transactionId: string }>;
+  /** Replaces the whole dataset, as an import with --replace does: live streams get `restart`. */
+  replace(documents: SanityDocument[]): void;
+  /** The sync tag that a write to this document (or its draft) emits. */
+  syncTagOf(id: string): string;
+  liveConnections(): number;
+  stop(): Promise<void>;
+};
+
+const MAX_BODY = 1024 * 1024;
+const MAX_TRACKED = 200;
+const MAX_WATCHED = 500;
+const VERSIONED = /^\/v(\d{4}-\d{2}-\d{2}|1|X)(\/.*)$/;
+const DATA = /^\/data\/(query|doc|mutate|actions|live\/events)\/([^/]+)(?:\/(.*))?$/;
+const ALLOW_HEADERS = 'Authorization, Content-Type, Last-Event-ID, Cache-Control, X-Sanity-Project-ID, X-Requested-With';
+const DEFAULT_ORIGINS = ['http://localhost:*', 'http://127.0.0.1:*'];
+/** Sanity's answers to a visitor with no session: no current user, and the sign-in providers of sanity.io. */
+const STUDIO_SIGN_IN: Record<string, unknown> = {
+  '/auth/id': {},
+  '/users/me': {},
+  '/auth/providers': {
+    thirdPartyLogin: true,
+    sso: {},
+    providers: ['google', 'github', 'sanity'].map((name) => ({ name, title: name === 'sanity' ? 'E-mail / password' : name[0]!.toUpperCase() + name.slice(1), url: `https://api.sanity.io/v1/auth/login/${name}` })),
+  },
+};
+
+type Watched = { tree: ExprNode; params: Record<string, unknown>; perspective: Perspective; authenticated: boolean; apiVersion: string; hash: string; syncTags: string[] };
+type Params = Record<string, unknown>;
+
+const FAILED = '\u0000the query failed';
+const digest = (value: unknown) => createHash('sha1').update(JSON.stringify(value) ?? 'null').digest('base64url');
+const wildcard = (pattern: string) => new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/.]*')}$`);
+
+export async function startContentLake(options: ContentLakeOptions = {}): Promise<ContentLake> {
+  const datasetName = options.dataset ?? 'production';
+  const allowed = (options.allowedOrigins ?? DEFAULT_ORIGINS).map(wildcard);
+  let documents: SanityDocument[] =
+    options.documents ?? (options.file ? parseNdjson(await readFile(options.file, 'utf8'), options.file) : []);
+  const live = createLiveEvents({ maxStreams: options.maxStreams ?? 100, heartbeatMs: options.heartbeatMs ?? 15_000 });
+  const watched = new Map<string, Watched>();
+
+  const syncTagOf = (id: string) => `s1:${createHash('sha256').update(`${datasetName}:${publishedIdOf(id)}`).digest('base64url').slice(0, 6)}`;
+  const originAllowed = (origin: string) => allowed.some((pattern) => pattern.test(origin));
+
+  async function run(tree: ExprNode, dataset: SanityDocument[], params: Params, now: Date): Promise<unknown> {
+    const value = await evaluate(tree, { dataset, params, timestamp: now, sanity: { projectId: options.projectId ?? 'local', dataset: datasetName } });
+    return (await value.get()) ?? null;
+  }
+
+  /** The documents whose absence changes the answer: what the query read. */
+  async function dependencies(tree: ExprNode, seen: SanityDocument[], params: Params, now: Date, answer: unknown): Promise<string[]> {
+    if (seen.length > MAX_TRACKED) return seen.map((doc) => doc._id);
+    const baseline = digest(answer);
+    const ids: string[] = [];
+    for (const [i, doc] of seen.entries()) {
+      const without = digest(await run(tree, seen.toSpliced(i, 1), params, now).catch(() => FAILED));
+      if (without !== baseline) ids.push(doc._id);
+    }
+    return ids;
+  }
+
+  /** Parsed, or a 400 in Sanity's queryParseError shape (what the client turns into a code frame). */
+  function compile(text: string, params: Params): ExprNode {
+    let tree: ExprNode;
+    try {
+      tree = parse(text, { params });
+    } catch (error) {
+      if (!(error instanceof GroqSyntaxError)) throw lakeError(400, 'queryParseError', (error as Error).message, { query: text, start: 0, end: text.length });
+      const start = Math.min(error.position, text.length);
+      const description = error.message.replace(/^Syntax error in GROQ query at position \d+: /, '');
+      throw lakeError(400, 'queryParseError', description, { query: text, start, end: Math.min(start + 1, text.length) });
+    }
+    const missing = parameterNames(tree)[0];
+    if (missing !== undefined) {
+      const start = Math.max(text.indexOf(`$${missing}`), 0);
+      throw lakeError(400, 'queryParseError', `param $${missing} referenced, but not provided`, { query: text, start, end: start + missing.length + 1 });
+    }
+    return tree;
+  }
+
+  async function query(text: string, params: Params, perspective: Perspective, authenticated: boolean, apiVersion: string) {
+    const started = performance.now();
+    const tree = compile(text, params);
+    const now = new Date();
+    const seen = view(documents, perspective, { authenticated, apiVersion });
+    let result: unknown;
+    try {
+      result = await run(tree, seen, params, now);
+    } catch (error) {
+      throw lakeError(400, 'queryExecutionError', (error as Error).message, { query: text });
+    }
+    const key = JSON.stringify([text, params, perspective, authenticated, apiVersion]);
+    const syncTags = [...new Set((await dependencies(tree, seen, params, now, result)).map(syncTagOf)), `s1:${digest(key).slice(0, 6)}`];
+    watched.delete(key);
+    watched.set(key, { tree, params, perspective, authenticated, apiVersion, hash: digest(result), syncTags });
+    if (watched.size > MAX_WATCHED) watched.delete(watched.keys().next().value!);
+    return { result, syncTags, ms: Math.round(performance.now() - started) };
+  }
+
+  // Writes one at a time, so live events leave in the order the writes were made.
+  let writing: Promise<unknown> = Promise.resolve();
+  function serially<T>(write: () => Promise<T>): Promise<T> {
+    const next = writing.then(write);
+    writing = next.catch(() => undefined);
+    return next;
+  }
+
+  async function commit(next: SanityDocument[], changedIds: string[]) {
+    const before = documents;
+    documents = next;
+    const tags = new Set(changedIds.map(syncTagOf));
+    for (const entry of watched.values()) {
+      const hash = digest(await run(entry.tree, view(next, entry.perspective, entry), entry.params, new Date()).catch(() => FAILED));
+      if (hash === entry.hash) continue;
+      entry.hash = hash;
+      entry.syncTags.forEach((tag) => tags.add(tag));
+    }
+    // Only documents on the root path are public; a write to drafts, versions or system documents
+    // reaches includeDrafts streams only.
+    live.message([...tags], changedIds.every((id) => id.includes('.')));
+    if (!options.onCommit || changedIds.length === 0) return;
+    const latest = (id: string) => next.find((doc) => doc._id === id) ?? before.find((doc) => doc._id === id);
+    try {
+      options.onCommit([...new Set(changedIds)].map(latest).filter((doc): doc is SanityDocument => doc !== undefined));
+    } catch (error) {
+      console.error('content lake: onCommit failed', error);
+    }
+  }
+
+  // The documents a {query} selection of a delete or patch picks, by _id, as stored.
+  const selectIds = async (text: string, params: Params) => {
+    const ids = await run(compile(text, params), documents, params, new Date());
+    return (Array.isArray(ids) ? ids : [ids]).map((doc) => (doc as SanityDocument | null)?._id).filter((id): id is string => typeof id === 'string');
+  };
+
+  const mutate = (mutations: unknown, transactionId = newId(), dryRun = false) =>
+    serially(async () => {
+      const applied = await applyMutations(documents, mutations, transactionId, selectIds);
+      if (!dryRun) await commit(applied.documents, applied.results.filter((r) => r.operation !== 'none').map((r) => r.id));
+      return { transactionId, results: applied.results };
+    });
+
+  const act = (actions: unknown, transactionId = newId(), dryRun = false) =>
+    serially(async () => {
+      if (!Array.isArray(actions) || actions.length === 0) throw lakeError(400, 'actionError', 'The request body must be {"actions": [...]} with at least one action');
+      let next = documents;
+      const changed: string[] = [];
+      for (const [index, action] of (actions as PublishAction[]).entries()) {
+        if (action?.actionType !== 'sanity.action.document.publish') {
+          const description = `Action type "${String(action?.actionType)}" is not supported by the local Content Lake`;
+          throw lakeError(400, 'actionError', description, { items: [{ error: { type: 'unsupportedActionError', description }, index }] });
+        }
+        const applied = applyPublish(next, action, transactionId, index);
+        next = applied.documents;
+        changed.push(...applied.changedIds);
+      }
+      if (!dryRun) await commit(next, changed);
+      return { transactionId };
+    });
+
+  /** True for the token, false with none; any other token is refused, as Sanity refuses an unknown session. */
+  function authenticate(req: IncomingMessage): boolean {
+    const header = req.headers.authorization;
+    if (header === undefined) return false;
+    const token = /^Bearer\s+(.+)$/i.exec(header)?.[1]?.trim();
+    if (options.token !== undefined && token === options.token) return true;
+    throw httpError(401, 'Unauthorized', 'Session not found');
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse, cors: Record<string, string>) {
+    const url = new URL(req.url ?? '/', 'http://lake.invalid');
+    const origin = req.headers.origin;
+    if (req.method === 'OPTIONS') {
+      if (origin !== undefined && !originAllowed(origin)) throw httpError(403, 'Forbidden', `Origin ${origin} is not allowed`);
+      const headers = req.headers['access-control-request-headers'] ?? ALLOW_HEADERS;
+      res.writeHead(204, { ...cors, 'access-control-allow-methods': 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS', 'access-control-allow-headers': headers, 'access-control-max-age': '600' }).end();
+      return;
+    }
+    const [, apiVersion, path] = VERSIONED.exec(url.pathname) ?? [];
+    if (apiVersion === undefined || path === undefined) throw httpError(404, 'Not Found', `No endpoint at ${url.pathname}`);
+
+    // What @sanity/client's live.events() asks when its EventSource fails: is the page's origin allowed?
+    if (path === '/check/cors') {
+      const referer = req.headers.referer;
+      const asking = origin ?? (referer && URL.canParse(referer) ? new URL(referer).origin : undefined);
+      const ok = asking === undefined || originAllowed(asking);
+      return send(res, 200, { result: { allowed: ok, withCredentials: ok } }, cors);
+    }
+    if (origin !== undefined && !originAllowed(origin)) throw httpError(403, 'Forbidden', `Origin ${origin} is not allowed; add it to the project's CORS origins`);
+    // What the embedded Studio asks before anything else: nobody is signed in here, so it shows its
+    // sign-in screen with Sanity's providers (which need the real service to go further).
+    const signIn = STUDIO_SIGN_IN[path];
+    if (signIn) return send(res, 200, signIn, cors);
+    const authenticated = authenticate(req);
+
+    const [, endpoint, dataset, rest] = DATA.exec(path) ?? [];
+    if (endpoint === undefined || (rest !== undefined && endpoint !== 'doc')) throw httpError(404, 'Not Found', `No endpoint at ${url.pathname}`);
+    const project = req.headers['x-sanity-project-id'];
+    if (options.projectId !== undefined && project !== undefined && project !== options.projectId) throw httpError(404, 'Not Found', `Project ID "${String(project)}" not found`);
+    if (dataset !== datasetName) throw httpError(404, 'Not Found', `Dataset "${dataset}" not found for project ID "${options.projectId ?? String(project ?? 'local')}"`);
+    const method = (allowedMethods: string[]) => {
+      if (!allowedMethods.includes(req.method ?? '')) throw httpError(405, 'Method Not Allowed', `${req.method} is not allowed on ${url.pathname}`);
+    };
+    const denied = (kind: 'mutationError' | 'actionError') => {
+      const description = 'Insufficient permissions; permission "update" required';
+      return lakeError(403, kind, description, { items: [{ error: { type: 'insufficientPermissionsError', description, permission: 'update' }, index: 0 }] });
+    };
+
+    switch (endpoint) {
+      case 'query': {
+        method(['GET', 'POST']);
+        const body = req.method === 'POST' ? await readJson(req) : {};
+        const text = req.method === 'POST' ? body.query : url.searchParams.get('query');
+        const params = req.method === 'POST' ? (body.params ?? {}) : paramsOf(url.searchParams);
+        if (typeof text !== 'string' || text.trim() === '') throw lakeError(400, 'httpBadRequest', 'The "query" parameter is required');
+        if (typeof params !== 'object' || params === null || Array.isArray(params)) throw lakeError(400, 'httpBadRequest', '"params" must be an object');
+        const option = (name: string) => url.searchParams.get(name) ?? (typeof body[name] === 'string' || typeof body[name] === 'boolean' ? String(body[name]) : null);
+        let perspective: Perspective;
+        try {
+          perspective = parsePerspective(option('perspective'), apiVersion);
+        } catch (error) {
+          throw lakeError(400, 'httpBadRequest', (error as Error).message);
+        }
+        // lastLiveEventId asks for an answer at least that fresh: every answer here is current.
+        const answer = await query(text, params as Params, perspective, authenticated, apiVersion);
+        const sourceMap = option('resultSourceMap');
+        return send(res, 200, {
+          ...(option('returnQuery') === 'false' ? {} : { query: text }),
+          result: answer.result,
+          syncTags: answer.syncTags,
+          ms: answer.ms,
+          // A valid, empty Content Source Map: stega and overlays then have nothing to encode.
+          ...(sourceMap && sourceMap !== 'false' ? { resultSourceMap: { documents: [], paths: [], mappings: {} } } : {}),
+        }, cors);
+      }
+      case 'doc': {
+        method(['GET']);
+        const ids = (rest ?? '').split(',').map(decodeId).filter(Boolean);
+        if (ids.length === 0) throw httpError(404, 'Not Found', 'No document ids given');
+        const found: SanityDocument[] = [];
+        const omitted: { id: string; reason: 'existence' | 'permission' }[] = [];
+        for (const id of ids) {
+          const doc = documents.find((candidate) => candidate._id === id);
+          if (!authenticated && id.includes('.')) omitted.push({ id, reason: 'permission' });
+          else if (!doc) omitted.push({ id, reason: 'existence' });
+          else found.push(doc);
+        }
+        return send(res, 200, { documents: found, omitted }, cors);
+      }
+      case 'mutate': {
+        method(['POST']);
+        const body = await readJson(req);
+        if (!authenticated) throw denied('mutationError');
+        const transactionId = typeof body.transactionId === 'string' ? body.transactionId : undefined;
+        const { results, ...rest } = await mutate(body.mutations, transactionId, url.searchParams.get('dryRun') === 'true');
+        const withDocuments = url.searchParams.get('returnDocuments') === 'true';
+        return send(res, 200, { ...rest, results: results.map(({ document, ...result }) => (withDocuments ? { ...result, document } : result)) }, cors);
+      }
+      case 'actions': {
+        method(['POST']);
+        const body = await readJson(req);
+        if (!authenticated) throw denied('actionError');
+        const transactionId = typeof body.transactionId === 'string' ? body.transactionId : undefined;
+        return send(res, 200, await act(body.actions, transactionId, body.dryRun === true), cors);
+      }
+      default: {
+        method(['GET']);
+        // The reference: 406 unless the client accepts an event stream.
+        if (!String(req.headers.accept ?? '').includes('text/event-stream')) throw httpError(406, 'Not Acceptable', 'The live events API answers text/event-stream only');
+        const includeDrafts = url.searchParams.get('includeDrafts') === 'true';
+        if (includeDrafts && !authenticated) throw httpError(401, 'Unauthorized', 'includeDrafts requires a token');
+        const lastEventId = req.headers['last-event-id'] ?? url.searchParams.get('lastEventId') ?? undefined;
+        live.open(req, res, { includeDrafts, lastEventId: Array.isArray(lastEventId) ? lastEventId[0] : lastEventId, headers: cors });
+      }
+    }
+  }
+
+  const server = createServer((req, res) => {
+    const origin = req.headers.origin;
+    const cors: Record<string, string> =
+      origin !== undefined && originAllowed(origin) ? { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', vary: 'Origin' } : {};
+    handle(req, res, cors).catch((error: unknown) => {
+      const failure = error instanceof LakeError ? error : httpError(500, 'Internal Server Error', `The local Content Lake failed: ${(error as Error)?.message}`);
+      if (failure.status === 500) console.error('content lake:', error);
+      if (res.headersSent) res.destroy();
+      // A body we did not read to the end must not be taken for the next request on this connection.
+      else send(res, failure.status, failure.body, failure.status === 413 ? { ...cors, connection: 'close' } : cors);
+    });
+  });
+  server.on('clientError', (_error, socket) => socket.destroy());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const origin = `http://${options.host ?? '127.0.0.1'}:${(server.address() as AddressInfo).port}`;
+
+  return {
+    origin,
+    apiHost: origin,
+    dataset: datasetName,
+    documents: () => structuredClone(documents),
+    mutate: (mutations) => mutate(mutations),
+    publish: (id) => act([{ actionType: 'sanity.action.document.publish', draftId: `drafts.${id}`, publishedId: id }]),
+    replace(next) {
+      documents = structuredClone(next);
+      watched.clear();
+      live.restart();
+    },
+    syncTagOf,
+    liveConnections: () => live.size(),
+    async stop() {
+      live.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>) {
+  res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+}
+
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY) throw httpError(413, 'Payload Too Large', `Request bodies are limited to ${MAX_BODY} bytes`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY) throw httpError(413, 'Payload Too Large', `Request bodies are limited to ${MAX_BODY} bytes`);
+    chunks.push(chunk);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw httpError(400, 'Bad Request', 'The request body is not valid JSON');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw httpError(400, 'Bad Request', 'The request body must be a JSON object');
+  return body as Record<string, unknown>;
+}
+
+function decodeId(id: string): string {
+  try {
+    return decodeURIComponent(id);
+  } catch {
+    throw httpError(400, 'Bad Request', `"${id}" is not a valid document id`);
+  }
+}
+
+/** GET query parameters: `$name=<JSON>`, refused as Sanity refuses an unquoted string. */
+function paramsOf(search: URLSearchParams): Params {
+  const params: Params = {};
+  for (const [key, value] of search) {
+    if (!key.startsWith('$')) continue;
+    try {
+      params[key.slice(1)] = JSON.parse(value);
+    } catch {
+      throw lakeError(400, 'httpBadRequest', `Unable to parse value of "${key}=${value}". Please quote string values.`);
+    }
+  }
+  return params;
+}
+
+/** Names of the parameters a parsed query still refers to (those groq-js did not substitute). */
+function parameterNames(node: unknown, names: string[] = []): string[] {
+  if (Array.isArray(node)) node.forEach((child) => parameterNames(child, names));
+  else if (typeof node === 'object' && node !== null) {
+    const { type, name } = node as { type?: unknown; name?: unknown };
+    if (type === 'Parameter' && typeof name === 'string') names.push(name);
+    else if (type !== 'Value') Object.values(node).forEach((child) => parameterNames(child, names));
+  }
+  return names;
+}

@@ -1,0 +1,25 @@
+/**
+ * The hosted content path with no account: the site configured for a Sanity project whose Content Lake
+ * is the local stand-in (testkit/content-lake). One place for the settings the build, the browser tests,
+ * `npm run dev:lake` and the measuring script share. The lake's port is fixed per run because
+ * SANITY_API_HOST is inlined into the browser bundles at build time.
+ */
+export const LAKE_PORT = Number(process.env.LAKE_PORT || 4555);
+// localhost, not 127.0.0.1: the Studio puts the project id before the API's host, and browsers resolve
+// lake.localhost to this machine, while lake.127.0.0.1 is no valid URL host.
+export const LAKE_ORIGIN = `http://localhost:${LAKE_PORT}`;
+export const LAKE_PROJECT = { projectId: 'lake', dataset: 'production' } as const;
+/** The one token the stand-in accepts: a Viewer token for the server and, in draft mode, the browser. */
+export const LAKE_TOKEN = 'lake-viewer-token';
+/** The hosted build's own folder, beside the embedded one in .next. */
+export const HOSTED_DIST_DIR = '.next-hosted';
+
+/** The environment of a site built and served against the stand-in. */
+export function hostedEnv(): Record<string, string> {
+  return {
+    NEXT_PUBLIC_SANITY_PROJECT_ID: LAKE_PROJECT.projectId,
+    NEXT_PUBLIC_SANITY_DATASET: LAKE_PROJECT.dataset,
+    SANITY_API_HOST: LAKE_ORIGIN,
+    SANITY_API_READ_TOKEN: LAKE_TOKEN,
+  };
+}

@@ -1,6 +1,9 @@
 import { defineConfig, devices } from '@playwright/test';
 
 import { E2E_SERVERS } from './tests/support/e2e-servers';
+import { SANITY_API_VERSION } from './lib/env/public';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './testkit/browser';
+import { LAKE_ORIGIN, LAKE_PORT, LAKE_PROJECT, LAKE_TOKEN } from './testkit/hosted';
 
 /**
  * Browser tests against the production build (npm run build first; npm test does both), in Debian's
@@ -9,7 +12,6 @@ import { E2E_SERVERS } from './tests/support/e2e-servers';
  * tests edit and then announce through the signed webhook.
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // Inlined at build time; npm test builds with the same value (scripts/test.mjs).
 const SITE_URL = process.env.NEXT_PUBLIC_SITE_URL ?? E2E_SERVERS.main.url;
 
@@ -33,32 +35,32 @@ export default defineConfig({
       name: 'chromium',
       use: {
         ...devices['Desktop Chrome'],
-        launchOptions: {
-          executablePath: CHROMIUM,
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-quic',
-            '--no-first-run',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-          ],
-        },
+        launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
       },
     },
   ],
   // Not `npm run start`: the data dir and the dataset copy must be ready before each server starts,
   // and Playwright starts webServers before any globalSetup (checked in 1.65).
   // The Node running Playwright (24 under npm test), not whatever `node` is first on PATH.
-  webServer: Object.values(E2E_SERVERS).map(({ port, url, env }) => ({
-    command: `${JSON.stringify(process.execPath)} tests/support/e2e-server.mjs -p ${port} -H 127.0.0.1`,
-    url,
-    reuseExistingServer: !process.env.CI,
-    timeout: 120_000,
-    env: { ...env, NEXT_PUBLIC_SITE_URL: SITE_URL },
-    stdout: 'ignore' as const,
-    stderr: 'pipe' as const,
-    gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 5_000 },
-  })),
+  webServer: [
+    // The hosted server's Content Lake: the seed, served by the stand-in, which the hosted tests edit.
+    {
+      command: `${JSON.stringify(process.execPath)} testkit/content-lake/cli.ts --port ${LAKE_PORT} --file content/production.ndjson --token ${LAKE_TOKEN}`,
+      url: `${LAKE_ORIGIN}/v${SANITY_API_VERSION}/data/query/${LAKE_PROJECT.dataset}?query=1`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 30_000,
+      stdout: 'ignore' as const,
+      stderr: 'pipe' as const,
+    },
+    ...Object.values(E2E_SERVERS).map(({ port, url, env }) => ({
+      command: `${JSON.stringify(process.execPath)} tests/support/e2e-server.mjs -p ${port} -H 127.0.0.1`,
+      url,
+      reuseExistingServer: !process.env.CI,
+      timeout: 120_000,
+      env: { ...env, NEXT_PUBLIC_SITE_URL: SITE_URL },
+      stdout: 'ignore' as const,
+      stderr: 'pipe' as const,
+      gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 5_000 },
+    })),
+  ],
 });

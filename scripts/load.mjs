@@ -35,7 +35,7 @@ import path from 'node:path';
 
 import { sleep } from '../deploy/processes.ts';
 import { APP_ROOT as ROOT } from '../lib/app-root.mjs';
-import { startAppServer } from '../tests/support/app-server.ts';
+import { startAppServer } from '../testkit/app-server.ts';
 
 import { hungPhase, killPhase } from './lib/load-faults.mjs';
 import { getPage, readPglite, reconcile, REQUEST_ROWS, run, submit, summarize, visitorFields } from './lib/load-measure.mjs';

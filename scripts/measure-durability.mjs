@@ -23,7 +23,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { insertAsAnon, openStore } from '../lib/support/pglite-core.mjs';
-import { startAppServer } from '../tests/support/app-server.ts';
+import { startAppServer } from '../testkit/app-server.ts';
 
 import { run, submit, summarize, visitorFields } from './lib/load-measure.mjs';
 

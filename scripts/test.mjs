@@ -5,8 +5,10 @@
  *   1. TypeGen     schema.json and sanity.types.ts are what `npm run typegen` produces
  *   2. Types       tsc --noEmit
  *   3. Unit        vitest run (unit, SQL and contract tests)
- *   4. Build       next build (skipped when SKIP_BUILD=1 and a build exists)
- *   5. Browser     playwright test (against that build, in /usr/bin/chromium or CHROMIUM_PATH)
+ *   4. Build       next build, twice: the embedded default (.next), and the site configured for a Sanity
+ *                  project whose Content Lake is the local stand-in (.next-hosted); skipped when
+ *                  SKIP_BUILD=1 and both builds exist
+ *   5. Browser     playwright test (against those builds, in /usr/bin/chromium or CHROMIUM_PATH)
  *
  * The environment (CI included) is passed on unchanged; tools print their own summaries.
  */
@@ -14,6 +16,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { HOSTED_DIST_DIR } from '../testkit/hosted.ts';
+import { buildHosted } from '../testkit/hosted-build.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'node_modules', '.bin');
@@ -32,7 +37,7 @@ const STEPS = [
   { title: 'TypeGen output is up to date', run: typegen },
   { title: 'Type check (tsc --noEmit)', run: () => exec('tsc', ['--noEmit']) },
   { title: 'Unit, SQL and contract tests (vitest run)', run: () => exec('vitest', ['run']) },
-  { title: 'Production build (next build)', run: build },
+  { title: 'Production builds (next build: embedded, and hosted on the local Content Lake)', run: build },
   { title: 'Browser tests (playwright test)', run: () => exec('playwright', ['test']) },
 ];
 
@@ -87,13 +92,16 @@ function typegen() {
   return 1;
 }
 
-function build() {
-  const distDir = process.env.NEXT_DIST_DIR || '.next';
-  if (process.env.SKIP_BUILD === '1' && existsSync(path.join(ROOT, distDir, 'BUILD_ID'))) {
-    console.log(`SKIP_BUILD=1: using the existing build in ${distDir}`);
+async function build() {
+  const builds = [process.env.NEXT_DIST_DIR || '.next', HOSTED_DIST_DIR];
+  if (process.env.SKIP_BUILD === '1' && builds.every((dir) => existsSync(path.join(ROOT, dir, 'BUILD_ID')))) {
+    console.log(`SKIP_BUILD=1: using the existing builds in ${builds.join(' and ')}`);
     return 0;
   }
-  return exec('next', ['build'], { NEXT_PUBLIC_SITE_URL: process.env.NEXT_PUBLIC_SITE_URL || E2E_SITE_URL });
+  const siteUrl = { NEXT_PUBLIC_SITE_URL: process.env.NEXT_PUBLIC_SITE_URL || E2E_SITE_URL };
+  const embedded = exec('next', ['build'], siteUrl);
+  if (embedded !== 0) return embedded;
+  return buildHosted({ ...env, ...siteUrl });
 }
 
 const bar = (text) => `\n${'='.repeat(8)} ${text} ${'='.repeat(Math.max(8, 72 - text.length))}\n`;
@@ -104,7 +112,7 @@ for (const [i, step] of STEPS.entries()) {
   const label = `[${i + 1}/${STEPS.length}] ${step.title}`;
   console.log(bar(label));
   const stepStarted = performance.now();
-  const code = step.run();
+  const code = await step.run();
   if (code !== 0) {
     console.error(bar(`FAILED ${label} (exit code ${code}, ${seconds(stepStarted)})`));
     process.exit(code);

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { freePort } from '../../tests/support/postgrest-harness.ts';
-import { startAppServer } from '../../tests/support/app-server.ts';
+import { startAppServer } from '../../testkit/app-server.ts';
 
 import { readPglite, reconcile, REQUEST_ROWS, submit, summarize, visitorFields } from './load-measure.mjs';
 

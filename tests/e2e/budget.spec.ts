@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { expect, test, type Response } from '@playwright/test';
+import { expect, test, type Page, type Response } from '@playwright/test';
 
 import { PUBLIC_PATHS } from '../../lib/public-pages';
 import { pageAssets, pageBytes } from '../../scripts/lib/page-bytes.ts';
+import { E2E_SERVERS } from '../support/e2e-servers';
 
 /**
  * JavaScript budgets of the public pages:
@@ -32,32 +33,36 @@ function studioMarkersIn(scripts: Script[]): string[] {
   );
 }
 
+/** What `pagePath` loads: the scripts its HTML references, plus whatever the browser loads afterwards (lazy chunks). */
+async function loadedScripts(page: Page, origin: string, pagePath: string): Promise<Script[]> {
+  const loaded = new Map<string, Response>();
+  page.on('response', (response) => {
+    const url = new URL(response.url());
+    if (response.request().resourceType() === 'script' && url.pathname.startsWith('/_next/') && response.ok()) loaded.set(url.href, response);
+  });
+  await page.goto(new URL(pagePath, origin).href);
+  await page.waitForLoadState('networkidle');
+  const scripts: Script[] = (await pageAssets(origin, pagePath)).scripts;
+  for (const [url, response] of loaded) {
+    if (!scripts.some((script) => script.url === url)) scripts.push({ url, body: await response.text() });
+  }
+  return scripts;
+}
+
 test.describe('no Studio code on public pages', () => {
-  for (const pagePath of PUBLIC_PATHS) {
-    test(`${pagePath} loads no Studio code`, async ({ page, baseURL }) => {
-      // What the HTML references, plus whatever the browser really loads afterwards (lazy chunks).
-      const loaded = new Map<string, Response>();
-      page.on('response', (response) => {
-        const url = new URL(response.url());
-        if (response.request().resourceType() === 'script' && url.pathname.startsWith('/_next/') && response.ok()) {
-          loaded.set(url.href, response);
-        }
+  // The embedded build, and the build configured for a Sanity project, whose layout imports Live and overlays.
+  for (const [build, { url: origin }] of [['embedded', E2E_SERVERS.main], ['hosted', E2E_SERVERS.hosted]] as const) {
+    for (const pagePath of PUBLIC_PATHS) {
+      test(`${pagePath} (${build}) loads no Studio code`, async ({ page }) => {
+        const scripts = await loadedScripts(page, origin, pagePath);
+        expect(scripts.length, 'the page loads scripts at all').toBeGreaterThan(0);
+        expect(studioMarkersIn(scripts)).toEqual([]);
       });
-      await page.goto(pagePath);
-      await page.waitForLoadState('networkidle');
-
-      const scripts: Script[] = (await pageAssets(baseURL!, pagePath)).scripts;
-      for (const [url, response] of loaded) {
-        if (!scripts.some((script) => script.url === url)) scripts.push({ url, body: await response.text() });
-      }
-
-      expect(scripts.length, 'the page loads scripts at all').toBeGreaterThan(0);
-      expect(studioMarkersIn(scripts)).toEqual([]);
-    });
+    }
   }
 
-  test('the markers are in what /studio loads (so the check above can fail)', async ({ baseURL }) => {
-    const { scripts } = await pageAssets(baseURL!, '/studio');
+  test('the markers are in what /studio loads with a project configured (so the check above can fail)', async ({ page }) => {
+    const scripts = await loadedScripts(page, E2E_SERVERS.hosted.url, '/studio');
     const found = new Set(STUDIO_MARKERS.filter((marker) => scripts.some((script) => script.body.includes(marker))));
     const missing = STUDIO_MARKERS.filter((marker) => !found.has(marker));
     expect(missing, 'Studio markers not found in /studio: pick new ones by grepping its chunks').toEqual([]);

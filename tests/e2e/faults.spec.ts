@@ -9,14 +9,14 @@ import { expect, test } from '@playwright/test';
 import { GENERIC_FAILURE, REQUEST_SENT, SEED_FORM } from '../support/seed-copy.ts';
 import { SUBMISSION_KEY_FIELD } from '../../lib/support/validation.ts';
 import { outcome, postForm } from '../../scripts/lib/forms.ts';
-import { launchAppServer, startAppServer, type AppServer, type Exit } from '../support/app-server.ts';
+import { launchAppServer, startAppServer, type AppServer, type Exit } from '../../testkit/app-server.ts';
 import { startSupabaseStack, type SupabaseStack } from '../support/postgrest-harness.ts';
 
 import { dialogParts } from './support/dialog.ts';
 
 /**
  * Faults an operator meets, each against its own production server of the same build
- * (tests/support/app-server.ts): a hosted backend that hangs, a second server on one store, a server
+ * (testkit/app-server.ts): a hosted backend that hangs, a second server on one store, a server
  * killed with SIGKILL mid-load, and settings that are wrong at start.
  */
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 
 import { readStore } from '../../scripts/lib/store.ts';
-import { startAppServer, type AppServer } from '../support/app-server.ts';
+import { startAppServer, type AppServer } from '../../testkit/app-server.ts';
 import { startSupabaseStack, type SupabaseStack } from '../support/postgrest-harness.ts';
 
 import { dialogParts } from './support/dialog.ts';

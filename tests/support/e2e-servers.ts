@@ -1,19 +1,23 @@
+import { HOSTED_DIST_DIR, hostedEnv } from '../../testkit/hosted.ts';
+
 /**
- * The production servers the browser tests run against (playwright.config.ts starts them from the one
- * build). `main` lets tests send as much as they like; `strict` keeps production-like quotas, for the
- * tests that the quotas hold.
+ * The production servers the browser tests run against (playwright.config.ts starts them). `main` lets
+ * tests send as much as they like; `strict` keeps production-like quotas, for the tests that the quotas
+ * hold; both run the embedded build. `hosted` runs the build configured for a Sanity project, whose
+ * Content Lake is the local stand-in (testkit/hosted.ts).
  */
 const PORT = Number(process.env.E2E_PORT || 3100);
 
 export const WEBHOOK_SECRET = 'e2e-webhook-secret';
 
-type E2EServer = { port: number; url: string; dataDir: string; env: Record<string, string> };
+type E2EServer = { port: number; url: string; dataDir: string; distDir: string; env: Record<string, string> };
 
 function server(port: number, dataDir: string, env: Record<string, string>): E2EServer {
   return {
     port,
     url: `http://127.0.0.1:${port}`,
     dataDir,
+    distDir: env.NEXT_DIST_DIR ?? process.env.NEXT_DIST_DIR ?? '.next',
     env: {
       DATA_DIR: dataDir,
       CONTENT_FILE: `${dataDir}/content/production.ndjson`,
@@ -26,4 +30,5 @@ function server(port: number, dataDir: string, env: Record<string, string>): E2E
 export const E2E_SERVERS = {
   main: server(PORT, '.data/e2e', { RATE_LIMIT_MAX: '1000', RATE_LIMIT_SITE_MAX: '100000' }),
   strict: server(PORT + 1, '.data/e2e-strict', { RATE_LIMIT_MAX: '3', RATE_LIMIT_SITE_MAX: '10', TRUSTED_PROXY_HOPS: '0' }),
+  hosted: server(PORT + 2, '.data/e2e-hosted', { ...hostedEnv(), NEXT_DIST_DIR: HOSTED_DIST_DIR, RATE_LIMIT_MAX: '1000', RATE_LIMIT_SITE_MAX: '100000' }),
 } as const;

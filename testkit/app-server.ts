@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { freePort } from './postgrest-harness.ts';
+import { freePort } from '../deploy/processes.ts';
 
 /**
  * A production server of the existing build (`next start` on NEXT_DIST_DIR, default .next) with the
@@ -12,7 +12,7 @@ import { freePort } from './postgrest-harness.ts';
  * Only relative imports with real extensions and packages: scripts/load.mjs imports this file with plain `node`.
  */
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const NEXT_BIN = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
 /** Lines of output kept per server: enough for a failure report, bounded for a long load run. */
 const OUTPUT_LINES = 400;

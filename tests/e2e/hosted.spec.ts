@@ -1,0 +1,214 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { createClient, type SanityDocument } from '@sanity/client';
+import { createPreviewSecret } from '@sanity/preview-url-secret/create-secret';
+import { expect, test, type Page } from '@playwright/test';
+
+import { SANITY_API_VERSION } from '../../lib/env/public';
+import { PUBLIC_PATHS } from '../../lib/public-pages';
+import { LAKE_ORIGIN, LAKE_PROJECT, LAKE_TOKEN } from '../../testkit/hosted';
+import { E2E_SERVERS } from '../support/e2e-servers';
+import { postWebhook, readDataset, SEED_FILE, type Doc } from './support/dataset';
+
+/**
+ * The path editors and legal reviewers use: the production build configured for a Sanity project,
+ * reading from its Content Lake (the local stand-in, testkit/content-lake) through the same clients,
+ * Live, draft mode and webhook as with a real project. The tests write to the lake over its HTTP API
+ * with a token, as the Studio does.
+ */
+
+test.use({ baseURL: E2E_SERVERS.hosted.url });
+// One lake for every test here: one at a time, seed restored after each.
+test.describe.configure({ mode: 'serial' });
+
+const lake = createClient({
+  ...LAKE_PROJECT,
+  apiHost: LAKE_ORIGIN,
+  useProjectHostname: false,
+  apiVersion: SANITY_API_VERSION,
+  token: LAKE_TOKEN,
+  useCdn: false,
+  perspective: 'raw',
+});
+
+type Section = { heading: string; body: { children: { text: string }[] }[] };
+
+/** Every problem a visitor or an editor would see: console errors, uncaught exceptions, failed responses. */
+function watch(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => message.type() === 'error' && problems.push(`console: ${message.text()}`));
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('response', (response) => response.status() >= 400 && problems.push(`${response.status()} ${response.request().method()} ${response.url()}`));
+  return problems;
+}
+
+/** The lake back to the seed: seed documents replaced, everything else (drafts, secrets, releases) deleted. */
+async function resetLake(baseURL: string) {
+  const seed = await readDataset(SEED_FILE);
+  const ids = await lake.fetch<string[]>('*[]._id');
+  const keep = new Set(seed.map((doc) => doc._id));
+  const transaction = lake.transaction();
+  for (const id of ids) if (!keep.has(id)) transaction.delete(id);
+  for (const doc of seed) transaction.createOrReplace(doc as SanityDocument);
+  await transaction.commit();
+  for (const doc of seed) await postWebhook(baseURL, { _type: doc._type, _id: doc._id });
+}
+
+async function privacyPolicy(id = 'privacyPolicy'): Promise<Doc> {
+  const doc = await lake.getDocument<Doc>('privacyPolicy');
+  if (!doc) throw new Error('no privacyPolicy in the lake');
+  return { ...doc, _id: id };
+}
+
+const withIntro = (doc: Doc, text: string): Doc => {
+  const copy = structuredClone(doc);
+  (copy.sections as Section[])[0]!.body[0]!.children[0]!.text = text;
+  return copy;
+};
+
+/** Draft mode through the secret flow, as Presentation opens a preview (optionally of a content release). */
+async function openPreview(page: Page, pathname: string, perspective?: string) {
+  const { secret } = await createPreviewSecret(lake, 'e2e', `${E2E_SERVERS.hosted.url}/studio`, 'e2e-reviewer');
+  const params = new URLSearchParams({ 'sanity-preview-secret': secret, 'sanity-preview-pathname': pathname });
+  if (perspective) params.set('sanity-preview-perspective', perspective);
+  const connected = liveConnected(page);
+  await page.goto(`/api/draft-mode/enable?${params}`);
+  await expect(page.getByRole('status').filter({ hasText: 'Draft preview' })).toBeVisible();
+  await connected;
+}
+
+/** Resolves when the page's Sanity Live has its stream open (its `welcome` event): edits after this reach it. */
+const liveConnected = (page: Page) => page.waitForEvent('console', (message) => message.text().startsWith('<SanityLive includeDrafts> is connected'));
+
+/** The id Next gave a server action of the build (its server-reference manifest), as the page's script sends it. */
+function serverAction(distDir: string, exportedName: string): string {
+  const manifest = JSON.parse(readFileSync(path.join(distDir, 'server', 'server-reference-manifest.json'), 'utf8')) as { node: Record<string, { exportedName: string }> };
+  const id = Object.entries(manifest.node).find(([, action]) => action.exportedName === exportedName)?.[0];
+  if (!id) throw new Error(`no server action ${exportedName} in ${distDir}`);
+  return id;
+}
+
+test.afterEach(async ({ baseURL }) => resetLake(baseURL!));
+
+test('published pages render from the hosted API, and a visitor holds no connection to it', async ({ page }) => {
+  const problems = watch(page);
+  const toLake: string[] = [];
+  page.on('request', (request) => request.url().startsWith(LAKE_ORIGIN) && toLake.push(request.url()));
+  const seed = await readDataset(SEED_FILE);
+  for (const path of PUBLIC_PATHS) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  }
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(seed.find((doc) => doc._id === 'privacyPolicy')!.title as string);
+  expect(toLake).toEqual([]);
+  expect(problems).toEqual([]);
+});
+
+test('a publish (the document written, its live event, the signed webhook) shows on the next load of an open tab', async ({ page, baseURL }) => {
+  const problems = watch(page);
+  await page.goto('/privacy');
+  const text = `Published by legal review ${Date.now()}.`;
+  await lake.createOrReplace(withIntro(await privacyPolicy(), text) as SanityDocument);
+  const response = await postWebhook(baseURL!, { _type: 'privacyPolicy', _id: 'privacyPolicy' });
+  expect(response.status).toBe(200);
+  await page.reload();
+  await expect(page.locator('article')).toContainText(text);
+  expect(problems).toEqual([]);
+});
+
+test('draft mode shows drafts, follows a draft edit without a reload, and leaving it shows published content', async ({ page }) => {
+  const problems = watch(page);
+  const published = await privacyPolicy();
+  const first = `Draft under legal review ${Date.now()}.`;
+  await lake.createOrReplace(withIntro(await privacyPolicy('drafts.privacyPolicy'), first) as SanityDocument);
+
+  await openPreview(page, '/privacy');
+  await expect(page).toHaveURL(/\/privacy$/);
+  await expect(page.locator('article')).toContainText(first);
+
+  // A mark on this document: a reload would lose it.
+  await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+  const second = `Second draft ${Date.now()}.`;
+  await lake.createOrReplace(withIntro(await privacyPolicy('drafts.privacyPolicy'), second) as SanityDocument);
+  await expect(page.locator('article')).toContainText(second);
+  expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+
+  await page.getByRole('link', { name: 'Exit' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Draft preview' })).toHaveCount(0);
+  await page.goto('/privacy');
+  await expect(page.locator('article')).not.toContainText(second);
+  await expect(page.locator('article')).toContainText((published.sections as Section[])[0]!.body[0]!.children[0]!.text);
+  expect(problems).toEqual([]);
+});
+
+test('a content release opened from Presentation is previewed as that release, over the drafts', async ({ page }) => {
+  const problems = watch(page);
+  const release = 'rSpring';
+  const draftText = `Draft intro ${Date.now()}.`;
+  const releaseText = `Intro of the spring release ${Date.now()}.`;
+  await lake.createOrReplace(withIntro(await privacyPolicy('drafts.privacyPolicy'), draftText) as SanityDocument);
+  await lake.createOrReplace(withIntro(await privacyPolicy(`versions.${release}.privacyPolicy`), releaseText) as SanityDocument);
+
+  await openPreview(page, '/privacy', `${release},drafts`);
+  await expect(page.locator('article')).toContainText(releaseText);
+
+  await openPreview(page, '/privacy', 'drafts');
+  await expect(page.locator('article')).toContainText(draftText);
+  expect(problems).toEqual([]);
+});
+
+test("Presentation's perspective switch (a server action with React's text/plain arguments) passes the proxy and changes the preview", async ({ page }) => {
+  const problems = watch(page);
+  const release = 'rSummer';
+  const releaseText = `Intro of the summer release ${Date.now()}.`;
+  await lake.createOrReplace(withIntro(await privacyPolicy(`versions.${release}.privacyPolicy`), releaseText) as SanityDocument);
+  await openPreview(page, '/privacy', 'drafts');
+  await expect(page.locator('article')).not.toContainText(releaseText);
+
+  // What <VisualEditing> calls when the editor picks a release in Presentation's perspective menu.
+  const action = serverAction(E2E_SERVERS.hosted.distDir, 'perspectiveChangeAction');
+  const status = await page.evaluate(
+    async ([id, body]) => (await fetch('/privacy', { method: 'POST', headers: { 'Next-Action': id!, 'Content-Type': 'text/plain;charset=UTF-8', Accept: 'text/x-component' }, body })).status,
+    [action, JSON.stringify([[release, 'drafts']])],
+  );
+  expect(status).toBe(200);
+  await page.reload();
+  await expect(page.locator('article')).toContainText(releaseText);
+  expect(problems).toEqual([]);
+});
+
+test('every page in draft mode renders with no console error and no failed response', async ({ page }) => {
+  const problems = watch(page);
+  await openPreview(page, '/');
+  for (const path of PUBLIC_PATHS) {
+    await page.goto(path);
+    await expect(page.getByRole('status').filter({ hasText: 'Draft preview' })).toBeVisible();
+  }
+  expect(problems).toEqual([]);
+});
+
+test('a publish that breaks the schema is refused with 503 and the last good page stays', async ({ page, baseURL }) => {
+  const problems = watch(page);
+  await page.goto('/privacy');
+  const lastGood = await page.locator('article').innerText();
+  const broken = await privacyPolicy();
+  (broken.sections as Section[]).pop();
+  await lake.createOrReplace(broken as SanityDocument);
+
+  const refused = await postWebhook(baseURL!, { _type: 'privacyPolicy', _id: 'privacyPolicy' });
+  expect(refused.status).toBe(503);
+  expect((await refused.json()).problems.length).toBeGreaterThan(0);
+  await page.reload();
+  expect(await page.locator('article').innerText()).toBe(lastGood);
+  expect(problems).toEqual([]);
+});
+
+test('the Studio is served at /studio with the project configured and loads its shell in the browser', async ({ page }) => {
+  const response = await page.goto('/studio');
+  expect(response?.status()).toBe(200);
+  // The Studio renders in the browser only. Nobody can sign in offline: its sign-in screen, with
+  // sanity.io's providers, is as far as it gets here.
+  await expect(page.getByText('Choose login provider')).toBeVisible();
+  await expect(page.getByRole('link', { name: /Google/ })).toBeVisible();
+});

@@ -182,6 +182,7 @@ describe('migrate', () => {
       '20261122000000_support_requests.sql',
       '20261122000100_newsletter_subscribers.sql',
       '20261123000000_support_request_repeats.sql',
+      '20261124000000_quotas.sql',
     ]);
   });
 });

@@ -38,18 +38,29 @@ async function clientKey(): Promise<string> {
 /** React decodes an action's arguments from the request, so a crafted call can pass anything as the form. */
 const isForm = (value: unknown): value is FormData => value instanceof FormData;
 
-/** Runs a store write and turns every failure into a message (a code) a visitor can act on. */
-async function store<Fields>(fields: Fields, write: () => Promise<void>): Promise<FormState<Fields>> {
+/**
+ * Runs a store write and turns every failure into a message (a code) a visitor can act on.
+ *
+ * The quotas that hold are the database's, counted with the insert (supabase/migrations/*_quotas.sql),
+ * for every server of the site and anyone with the public key; `write` passes the client's key along.
+ * The in-process limits stay in front as a cheap first check: a flood from one address, or past the
+ * ceiling as far as this server has seen, is refused here without a database round trip or a wait in
+ * the database's per-table quota queue. They see only this server's writes (and count requests and
+ * sign-ups together), so the database refuses what gets past them; a visitor reads the same message
+ * from either, with what they typed kept.
+ */
+async function store<Fields>(fields: Fields, write: (clientKey: string) => Promise<void>): Promise<FormState<Fields>> {
   const { perAddress, site } = limits();
   // The site-wide place first: when the site is full, no address is remembered for the attempt.
   const giveBack = site.reserve();
   if (!giveBack) return { status: 'error', message: { code: 'siteBusy' }, fields };
-  if (!perAddress.take(await clientKey())) {
+  const key = await clientKey();
+  if (!perAddress.take(key)) {
     giveBack();
     return { status: 'error', message: { code: 'rateLimited' }, fields };
   }
   try {
-    await write();
+    await write(key);
     return { status: 'success' };
   } catch (error) {
     giveBack();
@@ -68,7 +79,7 @@ export async function submitSupportRequest(
   if (isBot(formData)) return { status: 'success' };
   const request = validateSupportRequest(formData);
   if (!request.ok) return { status: 'error', message: request.message, fields };
-  return store(fields, () => saveSupportRequest({ ...request.value, submissionKey: submissionKey(formData) }));
+  return store(fields, (clientKey) => saveSupportRequest({ ...request.value, submissionKey: submissionKey(formData), clientKey }));
 }
 
 export async function subscribe(_previous: FormState<SubscribeFields>, formData: FormData): Promise<FormState<SubscribeFields>> {
@@ -77,5 +88,5 @@ export async function subscribe(_previous: FormState<SubscribeFields>, formData:
   if (isBot(formData)) return { status: 'success' };
   const subscriber = validateSubscriber(formData);
   if (!subscriber.ok) return { status: 'error', message: subscriber.message, fields };
-  return store(fields, () => saveSubscriber(subscriber.value.email));
+  return store(fields, (clientKey) => saveSubscriber(subscriber.value.email, clientKey));
 }

@@ -4,6 +4,7 @@ import { StoreError, toStoreError } from './errors';
 
 describe('toStoreError', () => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
+  vi.spyOn(console, 'warn').mockImplementation(() => {});
 
   it.each([
     ['support_requests_email_length', { code: 'tooLong', field: 'email', max: 254 }],
@@ -41,6 +42,16 @@ describe('toStoreError', () => {
   ])('shows %s as the generic failure, with no backend detail', (_, error) => {
     const mapped = toStoreError(error, 'insert');
     expect(mapped).toMatchObject({ kind: 'unavailable', visitorMessage: { code: 'failed' } });
+  });
+
+  it.each([
+    ['the per-client quota (PGlite)', { code: 'PT429', message: 'client quota exceeded' }, 'rateLimited'],
+    ['the per-client quota (PostgREST)', { code: 'PT429', message: 'client quota exceeded', details: null, hint: null, status: 429 }, 'rateLimited'],
+    ['the site ceiling (PGlite)', { code: 'PT429', message: 'site quota exceeded' }, 'siteBusy'],
+    ['the site ceiling (PostgREST)', { code: 'PT429', message: 'site quota exceeded', details: null, hint: null, status: 429 }, 'siteBusy'],
+    ["a 429 from a gateway in front, with no database code", { message: 'Too Many Requests', code: '', status: 429 }, 'siteBusy'],
+  ] as const)("shows the database refusing %s as the site's own \"too many requests\" message", (_, error, code) => {
+    expect(toStoreError(error, 'insert')).toMatchObject({ kind: 'limited', visitorMessage: { code } });
   });
 
   it('does not take a constraint name from details, which quote the visitor data', () => {

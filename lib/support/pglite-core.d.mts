@@ -4,6 +4,10 @@ import type { Table, TableInsert } from './database.types';
 
 export type { Table };
 
-export declare function openStore(dir: string | undefined, options?: { fsync?: boolean }): Promise<PGlite>;
+/** The database's quotas (supabase/migrations/*_quotas.sql), as the app's RATE_LIMIT_* settings give them. */
+export type Quotas = { clientMax: number; siteMax: number; windowSeconds: number };
+
+export declare function openStore(dir: string | undefined, options?: { fsync?: boolean; quotas?: Quotas }): Promise<PGlite>;
 export declare function migrateStore(db: PGlite): Promise<string[]>;
-export declare function insertAsAnon<T extends Table>(db: PGlite, table: T, row: TableInsert<T>): Promise<void>;
+export declare function setQuotas(db: PGlite, quotas: Quotas): Promise<void>;
+export declare function insertAsAnon<T extends Table>(db: PGlite, table: T, row: TableInsert<T>, clientKey?: string | null): Promise<void>;

@@ -58,15 +58,22 @@ function syncFile(file) {
 }
 
 /**
+ * The database's quotas (supabase/migrations/*_quotas.sql) from the app's RATE_LIMIT_* settings.
+ * @typedef {{ clientMax: number, siteMax: number, windowSeconds: number }} Quotas
+ */
+
+/**
  * Opens (creating if needed) and migrates the store in `dir`; `undefined` for an in-memory one.
  * `fsync` (default true): each commit reaches the disk before it is reported, so it survives a power
  * loss; false keeps PGlite's default, which survives a crash of the process but not of the machine.
+ * `quotas`: the limits to count with from now on, for both tables (the server passes its settings);
+ * without, the database keeps what it has (the migration's defaults, or what the last server wrote).
  *
  * @param {string | undefined} dir
- * @param {{ fsync?: boolean }} [options]
+ * @param {{ fsync?: boolean, quotas?: Quotas }} [options]
  * @returns {Promise<PGlite>}
  */
-export async function openStore(dir, { fsync = true } = {}) {
+export async function openStore(dir, { fsync = true, quotas } = {}) {
   if (dir) await mkdir(dir, { recursive: true });
   const durable = Boolean(dir) && fsync;
   const created = Boolean(dir) && !existsSync(path.join(/** @type {string} */ (dir), 'PG_VERSION'));
@@ -76,6 +83,7 @@ export async function openStore(dir, { fsync = true } = {}) {
   try {
     if (durable && created) syncTree(/** @type {string} */ (dir));
     await migrate(db, SUPABASE_DIR);
+    if (quotas) await setQuotas(db, quotas);
   } catch (error) {
     await db.close();
     throw error;
@@ -92,20 +100,36 @@ export async function openStore(dir, { fsync = true } = {}) {
 export const migrateStore = (db) => migrate(db, SUPABASE_DIR);
 
 /**
- * Runs one insert as the anon role inside a transaction, as PostgREST does for the public key.
+ * Sets the database's quotas for both tables (what an operator of hosted Supabase does in SQL).
+ *
+ * @param {PGlite} db
+ * @param {Quotas} quotas
+ */
+export async function setQuotas(db, { clientMax, siteMax, windowSeconds }) {
+  await db.query('update private.quota_limits set client_max = $1, site_max = $2, window_seconds = $3', [clientMax, siteMax, windowSeconds]);
+}
+
+/**
+ * Runs one insert as the anon role inside a transaction, as PostgREST does for the public key, with
+ * `clientKey` in request.headers as the site sends it to PostgREST (x-client-address), so the same
+ * trigger counts it against that client's quota.
  *
  * @param {PGlite} db
  * @param {import('./database.types').Table} table
  * @param {Record<string, string | null | undefined>} row the columns the anon role may write (database.types.ts)
+ * @param {string | null} [clientKey] the client's quota key (lib/http/client-address.ts); none: the site ceiling only
  * @returns {Promise<void>}
  */
-export async function insertAsAnon(db, table, row) {
+export async function insertAsAnon(db, table, row, clientKey) {
   const columns = Object.keys(row);
   // Table and column names come from this codebase, never from a visitor; still, refuse anything but plain names.
   if (![table, ...columns].every((name) => /^[a-z_]+$/.test(name))) throw new Error(`bad table or column list for ${table}`);
   const placeholders = columns.map((_, index) => `$${index + 1}`).join(', ');
   await db.transaction(async (tx) => {
-    await tx.exec('set local role anon');
+    // As PostgREST begins each request: the role and the request's headers, for this transaction only.
+    await tx.query(`select set_config('role', 'anon', true), set_config('request.headers', $1, true)`, [
+      clientKey ? JSON.stringify({ 'x-client-address': clientKey }) : '{}',
+    ]);
     await tx.query(`insert into public.${table} (${columns.join(', ')}) values (${placeholders})`, Object.values(row));
   });
 }

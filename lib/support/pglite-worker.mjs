@@ -1,6 +1,6 @@
 // The embedded store's own thread: PGlite's WebAssembly runs here, so opening the database (seconds,
 // synchronous) and each insert never hold up the server's event loop, and use the machine's other core.
-// Messages: { id, table, row } → { id } or { id, error, fatal }; { type: 'close' } closes and exits.
+// Messages: { id, table, row, clientKey } → { id } or { id, error, fatal }; { type: 'close' } closes and exits.
 // Once the database is open (or could not open) it posts { type: 'opened' } or { type: 'opened', error }.
 import { parentPort, workerData } from 'node:worker_threads';
 
@@ -9,7 +9,7 @@ import { insertAsAnon, openStore } from './pglite-core.mjs';
 if (!parentPort) throw new Error('pglite-worker.mjs runs as a worker thread');
 const port = parentPort;
 
-const opening = openStore(workerData.dir, { fsync: workerData.fsync });
+const opening = openStore(workerData.dir, { fsync: workerData.fsync, quotas: workerData.quotas });
 let openFailed = false;
 opening.then(
   () => port.postMessage({ type: 'opened' }),
@@ -32,9 +32,9 @@ port.on('message', async (message) => {
     port.close();
     return;
   }
-  const { id, table, row } = message;
+  const { id, table, row, clientKey } = message;
   try {
-    await insertAsAnon(await opening, table, row);
+    await insertAsAnon(await opening, table, row, clientKey);
     port.postMessage({ id });
   } catch (error) {
     // A store that could not open is dropped by the main thread, so the next request tries again.

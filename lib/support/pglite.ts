@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 
 import { appPath } from '../app-root.mjs';
 import type { Table, TableInsert } from './database.types';
-import { insertAsAnon, migrateStore, openStore } from './pglite-core.mjs';
+import { insertAsAnon, migrateStore, openStore, type Quotas } from './pglite-core.mjs';
 import { lockStore } from './store-lock';
 
 /**
@@ -15,21 +15,25 @@ import { lockStore } from './store-lock';
  * their own thread with openStore.
  */
 
-export { insertAsAnon, migrateStore, openStore, type Table };
+export { insertAsAnon, migrateStore, openStore, type Quotas, type Table };
 
 export type EmbeddedStore = {
   /**
    * Resolves once the row is committed; rejects with the database's error (code, constraint, message),
-   * or after the store's deadline. A row past its deadline may still commit later.
+   * or after the store's deadline. A row past its deadline may still commit later. `clientKey`: whose
+   * quota the row counts against (none: the site ceiling only).
    */
-  insert<T extends Table>(table: T, row: TableInsert<T>): Promise<void>;
+  insert<T extends Table>(table: T, row: TableInsert<T>, clientKey?: string | null): Promise<void>;
   /** Resolves once the database is open and migrated; rejects if it cannot open. */
   opened: Promise<void>;
   close(): Promise<void>;
 };
 
-/** How the server runs its store (lib/env/server.ts): the deadline of each write, and fsync on commit. */
-export type StoreOptions = { timeoutMs: number; fsync: boolean };
+/**
+ * How the server runs its store (lib/env/server.ts): the deadline of each write, fsync on commit, and
+ * the quotas the database counts with (RATE_LIMIT_*; without, what the database holds).
+ */
+export type StoreOptions = { timeoutMs: number; fsync: boolean; quotas?: Quotas };
 
 type Failure = { code?: string; constraint?: string; message: string };
 type Answer = { id: number; error?: Failure; fatal?: boolean } | { type: 'opened'; error?: Failure };
@@ -40,10 +44,10 @@ const toError = (failure: Failure) => Object.assign(new Error(failure.message), 
 // server): the same code runs under next start, the standalone server and the tests.
 const WORKER_FILE = appPath('lib', 'support', 'pglite-worker.mjs');
 
-function startWorker(dir: string, { timeoutMs, fsync }: StoreOptions, forget: () => void): EmbeddedStore {
+function startWorker(dir: string, { timeoutMs, fsync, quotas }: StoreOptions, forget: () => void): EmbeddedStore {
   // Before anything touches the directory: a second server stops here with the holder's pid.
   const unlock = lockStore(dir, `${dir}.lock`);
-  const worker = new Worker(WORKER_FILE, { workerData: { dir, fsync } });
+  const worker = new Worker(WORKER_FILE, { workerData: { dir, fsync, quotas } });
   const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>();
   let nextId = 0;
   let exited = false;
@@ -86,7 +90,7 @@ function startWorker(dir: string, { timeoutMs, fsync }: StoreOptions, forget: ()
   });
 
   return {
-    insert: (table, row) =>
+    insert: (table, row, clientKey) =>
       new Promise<void>((resolve, reject) => {
         if (exited) return reject(new Error("the embedded store's worker has stopped"));
         const id = ++nextId;
@@ -97,7 +101,7 @@ function startWorker(dir: string, { timeoutMs, fsync }: StoreOptions, forget: ()
           reject(new Error(`the embedded store did not answer within ${timeoutMs / 1000} s`));
         }, timeoutMs);
         pending.set(id, { resolve, reject, timer });
-        worker.postMessage({ id, table, row });
+        worker.postMessage({ id, table, row, clientKey });
       }),
     opened,
     close: async () => {

@@ -74,10 +74,30 @@ async function waitUntilReady(url: string, postgrest: ChildProcess, timeoutMs: n
   throw new Error(`PostgREST was not ready at ${url} within ${timeoutMs} ms`);
 }
 
-/** Starts the stack; `port` is the proxy's (the URL the app is given), free ports are picked for the rest. */
-export async function startSupabaseStack(options: { port?: number } = {}): Promise<SupabaseStack> {
+/** The database's quotas (private.quota_limits, supabase/migrations/*_quotas.sql), for both tables. */
+export type StackQuotas = { siteMax: number; clientMax: number; windowSeconds: number };
+
+/**
+ * Lifted, as the app servers of the tests and load scripts lift RATE_LIMIT_* (tests/support/app-server.ts):
+ * on hosted Supabase the database's limits hold whatever the app's settings say, so a stand-in that
+ * kept the defaults would refuse the load and browser tests after 100 rows.
+ */
+export const LIFTED_QUOTAS: StackQuotas = { siteMax: 1_000_000_000, clientMax: 1_000_000_000, windowSeconds: 600 };
+
+/**
+ * Starts the stack; `port` is the proxy's (the URL the app is given), free ports are picked for the rest.
+ * `quotas`: the database's limits (default LIFTED_QUOTAS); null keeps the migration's defaults, as a new
+ * Supabase project has them. `supabaseDir`: where bootstrap.sql and migrations/ are (default supabase/).
+ */
+export async function startSupabaseStack(
+  options: { port?: number; quotas?: StackQuotas | null; supabaseDir?: string } = {},
+): Promise<SupabaseStack> {
+  const { quotas = LIFTED_QUOTAS, supabaseDir = path.join(ROOT, 'supabase') } = options;
   const db = await PGlite.create();
-  await migrate(db, path.join(ROOT, 'supabase'));
+  await migrate(db, supabaseDir);
+  if (quotas && (await db.query(`select to_regclass('private.quota_limits') as t`)).rows.some((row) => (row as { t: unknown }).t)) {
+    await db.query('update private.quota_limits set site_max = $1, client_max = $2, window_seconds = $3', [quotas.siteMax, quotas.clientMax, quotas.windowSeconds]);
+  }
   // pglite-socket serves one PGlite session to every client, queueing statements and keeping each
   // transaction to its own connection. PostgREST uses a pool of 1, but on start it opens a second
   // connection while the first is still held; with pglite-socket's default limit of one, that second

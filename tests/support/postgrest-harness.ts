@@ -78,7 +78,7 @@ async function waitUntilReady(url: string, postgrest: ChildProcess, timeoutMs: n
 export type StackQuotas = { siteMax: number; clientMax: number; windowSeconds: number };
 
 /**
- * Lifted, as the app servers of the tests and load scripts lift RATE_LIMIT_* (tests/support/app-server.ts):
+ * Lifted, as the app servers of the tests and load scripts lift RATE_LIMIT_* (testkit/app-server.ts):
  * on hosted Supabase the database's limits hold whatever the app's settings say, so a stand-in that
  * kept the defaults would refuse the load and browser tests after 100 rows.
  */

@@ -99,6 +99,8 @@ test('published pages render from the hosted API, and a visitor holds no connect
   for (const path of PUBLIC_PATHS) {
     await page.goto(path);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    // Hydrated and quiet: an EventSource or a late chunk would keep the network busy, or show below.
+    await page.waitForLoadState('networkidle');
   }
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(seed.find((doc) => doc._id === 'privacyPolicy')!.title as string);
   expect(toLake).toEqual([]);
@@ -108,10 +110,13 @@ test('published pages render from the hosted API, and a visitor holds no connect
 test('a publish (the document written, its live event, the signed webhook) shows on the next load of an open tab', async ({ page, baseURL }) => {
   const problems = watch(page);
   await page.goto('/privacy');
+  await page.waitForLoadState('networkidle');
   const text = `Published by legal review ${Date.now()}.`;
   await lake.createOrReplace(withIntro(await privacyPolicy(), text) as SanityDocument);
   const response = await postWebhook(baseURL!, { _type: 'privacyPolicy', _id: 'privacyPolicy' });
   expect(response.status).toBe(200);
+  // The open tab stays as it is (no live event reaches it, no call is refused) until it is loaded again.
+  await page.waitForLoadState('networkidle');
   await page.reload();
   await expect(page.locator('article')).toContainText(text);
   expect(problems).toEqual([]);

@@ -108,7 +108,7 @@ export async function writeConfig({ bin, runDir, listen, appPort, staticDir, ref
   try {
     execFileSync(bin, ['-t', '-q', '-p', runDir, '-c', file, '-e', 'stderr'], { stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (error) {
-    throw new Error(`nginx rejected ${file}:\n${(error as { stderr?: Buffer }).stderr?.toString() ?? error}`);
+    throw new Error(`nginx rejected ${file}:\n${(error as { stderr?: Buffer }).stderr?.toString() ?? String(error)}`);
   }
   return file;
 }

@@ -1,7 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 
-import { evaluate, parse } from 'groq-js';
-
+import { evaluateGroq, parseGroq } from './groq-js.ts';
 import { CONTENT_TYPES } from './types.ts';
 
 /**
@@ -94,7 +93,7 @@ export async function queryDataset<T>(
   perspective: Perspective,
 ): Promise<T> {
   const dataset = applyPerspective(await documentsOf(file), perspective);
-  const result = await evaluate(parse(query, { params }), { dataset, params });
+  const result = await evaluateGroq(parseGroq(query, { params }), { dataset, params });
   return (await result.get()) as T;
 }
 

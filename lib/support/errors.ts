@@ -69,7 +69,7 @@ function constraintOf(error: BackendError): string | undefined {
 
 /** Turns whatever a backend failed with (a Postgres error, a PostgREST answer, a thrown TypeError) into a StoreError. */
 export function toStoreError(error: unknown, context: string): StoreError {
-  const backend: BackendError = typeof error === 'object' && error !== null ? (error as BackendError) : { message: String(error) };
+  const backend: BackendError = typeof error === 'object' && error !== null ? error : { message: String(error) };
   const code = typeof backend.code === 'string' && backend.code ? backend.code : undefined;
   const limited = quotaMessage(backend, code);
   if (limited) {

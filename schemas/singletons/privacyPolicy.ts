@@ -29,7 +29,7 @@ export const privacyPolicy = defineType({
         rule.required(),
         rule
           .custom((value, context) =>
-            lastUpdatedWarning(value as string | undefined, (context.document as { _updatedAt?: string } | undefined)?._updatedAt),
+            lastUpdatedWarning(value, (context.document as { _updatedAt?: string } | undefined)?._updatedAt),
           )
           .warning(),
       ],

@@ -39,7 +39,10 @@ const loaded = new Map<string, Promise<Controls>>();
  */
 export function formControls(origin: string, name: FormName = 'support'): Promise<Controls> {
   const key = `${new URL(origin).origin} ${name}`;
-  const controls = loaded.get(key) ?? readControls(origin, name).catch((error: unknown) => (loaded.delete(key), Promise.reject(error)));
+  const controls = loaded.get(key) ?? readControls(origin, name).catch((error: unknown) => {
+    loaded.delete(key);
+    throw error;
+  });
   loaded.set(key, controls);
   return controls;
 }

@@ -62,10 +62,12 @@ const SEQUENCE_MARK = '@@SEQ@@';
 async function actionTemplate(origin: string, subjectPrefix: string) {
   const controls = await formControls(origin, 'support');
   const value = (pattern: RegExp) => controls.find(([name]) => pattern.test(name))?.[1];
-  const actionId: unknown = JSON.parse(value(/^\$ACTION_\d+:0$/) ?? '{}').id;
+  const actionId = (JSON.parse(value(/^\$ACTION_\d+:0$/) ?? '{}') as { id?: unknown }).id;
   if (typeof actionId !== 'string') throw new Error('cannot find the support action id in the /support form');
-  const previousState: unknown = JSON.parse(value(/^\$ACTION_\d+:1$/) ?? '[]')[0] ?? { status: 'idle' };
-  const { encodeReply } = createRequire(import.meta.url)('next/dist/compiled/react-server-dom-webpack/client.node.js');
+  const previousState = (JSON.parse(value(/^\$ACTION_\d+:1$/) ?? '[]') as unknown[])[0] ?? { status: 'idle' };
+  const { encodeReply } = createRequire(import.meta.url)('next/dist/compiled/react-server-dom-webpack/client.node.js') as {
+    encodeReply: (value: unknown) => Promise<string | FormData>;
+  };
   const fields = new FormData();
   for (const [name, control] of controls) if (!name.startsWith('$ACTION_') && !['email', 'subject', 'message'].includes(name)) fields.append(name, control);
   fields.append('email', `bench+${SEQUENCE_MARK}@example.com`);

@@ -87,7 +87,7 @@ export async function applyMutations(documents: SanityDocument[], mutations: unk
         break;
       }
       case 'delete':
-        for (const id of await idsOf(doc as AnySelection, index)) {
+        for (const id of await idsOf(doc, index)) {
           byId.delete(id);
           results.push({ id, operation: 'delete' });
         }

@@ -22,7 +22,9 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { evaluate, GroqSyntaxError, parse, type ExprNode } from 'groq-js';
+import { GroqSyntaxError } from 'groq-js';
+
+import { evaluateGroq, parseGroq, type GroqTree } from '../../lib/content/groq-js.ts';
 
 import { createLiveEvents } from './live-events.ts';
 import { applyMutations, applyPublish, httpError, LakeError, lakeError, newId, type Mutation, type MutationResult, type PublishAction } from './mutations.ts';
@@ -86,7 +88,7 @@ const STUDIO_SIGN_IN: Record<string, unknown> = {
   },
 };
 
-type Watched = { tree: ExprNode; params: Record<string, unknown>; perspective: Perspective; authenticated: boolean; apiVersion: string; hash: string; syncTags: string[] };
+type Watched = { tree: GroqTree; params: Record<string, unknown>; perspective: Perspective; authenticated: boolean; apiVersion: string; hash: string; syncTags: string[] };
 type Params = Record<string, unknown>;
 
 const FAILED = '\u0000the query failed';
@@ -104,13 +106,13 @@ export async function startContentLake(options: ContentLakeOptions = {}): Promis
   const syncTagOf = (id: string) => `s1:${createHash('sha256').update(`${datasetName}:${publishedIdOf(id)}`).digest('base64url').slice(0, 6)}`;
   const originAllowed = (origin: string) => allowed.some((pattern) => pattern.test(origin));
 
-  async function run(tree: ExprNode, dataset: SanityDocument[], params: Params, now: Date): Promise<unknown> {
-    const value = await evaluate(tree, { dataset, params, timestamp: now, sanity: { projectId: options.projectId ?? 'local', dataset: datasetName } });
+  async function run(tree: GroqTree, dataset: SanityDocument[], params: Params, now: Date): Promise<unknown> {
+    const value = await evaluateGroq(tree, { dataset, params, timestamp: now, sanity: { projectId: options.projectId ?? 'local', dataset: datasetName } });
     return (await value.get()) ?? null;
   }
 
   /** The documents whose absence changes the answer: what the query read. */
-  async function dependencies(tree: ExprNode, seen: SanityDocument[], params: Params, now: Date, answer: unknown): Promise<string[]> {
+  async function dependencies(tree: GroqTree, seen: SanityDocument[], params: Params, now: Date, answer: unknown): Promise<string[]> {
     if (seen.length > MAX_TRACKED) return seen.map((doc) => doc._id);
     const baseline = digest(answer);
     const ids: string[] = [];
@@ -122,10 +124,10 @@ export async function startContentLake(options: ContentLakeOptions = {}): Promis
   }
 
   /** Parsed, or a 400 in Sanity's queryParseError shape (what the client turns into a code frame). */
-  function compile(text: string, params: Params): ExprNode {
-    let tree: ExprNode;
+  function compile(text: string, params: Params): GroqTree {
+    let tree: GroqTree;
     try {
-      tree = parse(text, { params });
+      tree = parseGroq(text, { params });
     } catch (error) {
       if (!(error instanceof GroqSyntaxError)) throw lakeError(400, 'queryParseError', (error as Error).message, { query: text, start: 0, end: text.length });
       const start = Math.min(error.position, text.length);

@@ -44,8 +44,8 @@ async function launchChromium(): Promise<Chromium> {
   let stderr = '';
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`chromium opened no DevTools port:\n${stderr}`)), 30_000);
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk;
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
       const match = /DevTools listening on ws:\/\/[^:]+:(\d+)\//.exec(stderr);
       if (match) {
         clearTimeout(timer);

@@ -29,7 +29,7 @@ const tempDir = (label: string) => mkdtemp(path.join(os.tmpdir(), `e2e-${label}-
 
 /** Waits for a server that should stop by itself; null if it is still running after `ms`. */
 const exitWithin = (server: AppServer, ms: number) =>
-  Promise.race([server.exited, new Promise<null>((resolve) => setTimeout(() => resolve(null), ms))]) as Promise<Exit | null>;
+  Promise.race<Exit | null>([server.exited, new Promise<null>((resolve) => setTimeout(() => resolve(null), ms))]);
 
 /** Reads a store no server has open any more. */
 async function readStore<T>(dataDir: string, sql: string, params: unknown[] = []): Promise<T[]> {

@@ -24,8 +24,8 @@ const stack = await startSupabaseStack({ port });
 const control = createServer((req, res) => {
   const actions: Record<string, (() => Promise<void>) | undefined> = {
     'GET /ready': async () => {},
-    'POST /postgrest/stop': stack.stopPostgrest,
-    'POST /postgrest/start': stack.startPostgrest,
+    'POST /postgrest/stop': () => stack.stopPostgrest(),
+    'POST /postgrest/start': () => stack.startPostgrest(),
     'POST /postgrest/pause': async () => stack.pausePostgrest(),
     'POST /postgrest/resume': async () => stack.resumePostgrest(),
   };

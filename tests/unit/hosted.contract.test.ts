@@ -11,7 +11,7 @@ import { createSanityClient } from '@/lib/content/client';
 import { queryDataset } from '@/lib/content/embedded';
 import fixture from './fixtures/sanity-query-responses.json';
 import { LANDING_PAGE_QUERY, PRIVACY_POLICY_QUERY, SETTINGS_QUERY, SUPPORT_PAGE_QUERY } from '@/lib/content/queries';
-import { startContentLake, type ContentLake, type SanityDocument } from '@/testkit/content-lake/server.ts';
+import { startContentLake, type ContentLake } from '@/testkit/content-lake/server.ts';
 
 /**
  * The hosted path with no network: the site's own client (real @sanity/client) against a local server
@@ -37,7 +37,7 @@ beforeAll(async () => {
   datasetFile = path.join(dir, 'dataset.ndjson');
   await writeFile(datasetFile, fixture.documents.map((doc) => JSON.stringify(doc)).join('\n') + '\n');
 
-  server = createServer(async (req, res) => {
+  server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     requests.push(url);
     const match = url.pathname.match(/^\/v([\d-]+)\/data\/query\/([\w-]+)$/);
@@ -102,7 +102,7 @@ describe('hosted Sanity source', () => {
 describe('the local Content Lake', () => {
   let lake: ContentLake;
   beforeAll(async () => {
-    lake = await startContentLake({ documents: fixture.documents as SanityDocument[], projectId: 'abc123', dataset: 'staging' });
+    lake = await startContentLake({ documents: fixture.documents, projectId: 'abc123', dataset: 'staging' });
   });
   afterAll(() => lake.stop());
 

@@ -222,7 +222,7 @@ describe('nginx in front of the app (deploy/nginx.conf.template)', () => {
       if (answer.body.toString().includes('v3')) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    console.log(`edit visible after ${polls} polls, 100 ms apart, answered ${answer?.headers[CACHE_STATUS]}`);
+    console.log(`edit visible after ${polls} polls, 100 ms apart, answered ${String(answer?.headers[CACHE_STATUS])}`);
     expect(answer?.body.toString()).toContain('v3');
     expect(answer?.headers[CACHE_STATUS]).toBe('EXPIRED');
   });

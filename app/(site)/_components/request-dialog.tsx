@@ -83,12 +83,12 @@ export function RequestDialog({ ref, dialogId, title, type, onClose, copy: { for
   // a key in its HTML would merge different visitors. The card mounts a fresh dialog after every close,
   // and a success mints a new one, so only a repeat (double click, retry after a failure) shares a key.
   const [submissionKey, setSubmissionKey] = useState<string | null>(null);
+  // A value only the browser may have: minted during render it would be in the prerendered HTML too.
+  // eslint-disable-next-line react-hooks/set-state-in-effect -- set once after hydration, on purpose
   useEffect(() => setSubmissionKey(newSubmissionKey()), []);
 
   useEffect(() => {
     if (!sent) return;
-    // What this form sends next is a new request.
-    setSubmissionKey(newSubmissionKey());
     const timer = setTimeout(close, CLOSE_AFTER_SUCCESS_MS);
     return () => clearTimeout(timer);
   }, [sent, close]);
@@ -108,7 +108,11 @@ export function RequestDialog({ ref, dialogId, title, type, onClose, copy: { for
       const answer = await send(formData);
       // The spec: on success the form is reset (React does this itself only for a form action it dispatched).
       if (answer.status === 'success') form.reset();
-      startSending(() => setSentState(answer));
+      startSending(() => {
+        setSentState(answer);
+        // What this form sends next is a new request.
+        if (answer.status === 'success') setSubmissionKey(newSubmissionKey());
+      });
     });
   }
 

@@ -64,7 +64,11 @@ function execQuiet(tool, args) {
     return 1;
   }
   const progress = /^\s*(- .*…(\s*\([\d.]+%\))?|└─ Processed \d+ of \d+ files.*)$/;
-  const keep = (text) => text.split('\n').filter((line) => !progress.test(line)).join('\n');
+  const keep = (text) =>
+    text
+      .split('\n')
+      .filter((line) => !progress.test(line))
+      .join('\n');
   process.stdout.write(keep(result.stdout ?? ''));
   process.stderr.write(keep(result.stderr ?? ''));
   return result.status ?? 1;

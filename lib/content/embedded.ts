@@ -30,7 +30,12 @@ export function parseNdjson(text: string, file = 'dataset'): SanityDocument[] {
       } catch (error) {
         throw new Error(`${file}:${lineNumber} is not valid JSON`, { cause: error });
       }
-      if (typeof doc !== 'object' || doc === null || typeof (doc as SanityDocument)._id !== 'string' || typeof (doc as SanityDocument)._type !== 'string') {
+      if (
+        typeof doc !== 'object' ||
+        doc === null ||
+        typeof (doc as SanityDocument)._id !== 'string' ||
+        typeof (doc as SanityDocument)._type !== 'string'
+      ) {
         throw new Error(`${file}:${lineNumber} is not a Sanity document (needs string _id and _type)`);
       }
       return doc as SanityDocument;
@@ -86,12 +91,7 @@ export function applyPerspective(documents: SanityDocument[], perspective: Persp
   return [...byId.values()];
 }
 
-export async function queryDataset<T>(
-  file: string,
-  query: string,
-  params: Record<string, unknown>,
-  perspective: Perspective,
-): Promise<T> {
+export async function queryDataset<T>(file: string, query: string, params: Record<string, unknown>, perspective: Perspective): Promise<T> {
   const dataset = applyPerspective(await documentsOf(file), perspective);
   const result = await evaluateGroq(parseGroq(query, { params }), { dataset, params });
   return (await result.get()) as T;

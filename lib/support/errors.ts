@@ -81,7 +81,5 @@ export function toStoreError(error: unknown, context: string): StoreError {
   const known = code === CHECK_VIOLATION && constraint ? CONSTRAINT_MESSAGES[constraint] : undefined;
   // The log keeps what identifies the failure; details (which can quote the visitor's data) stay out.
   console.error(`${context} failed`, { code, message: backend.message, constraint });
-  return known
-    ? new StoreError('rejected', known, code, { cause: error })
-    : new StoreError('unavailable', FAILED, code, { cause: error });
+  return known ? new StoreError('rejected', known, code, { cause: error }) : new StoreError('unavailable', FAILED, code, { cause: error });
 }

@@ -24,7 +24,14 @@ export const round = (value: number | null | undefined, digits = 1) => (value ==
 export function table(rows: (string | number | boolean | null | undefined)[][]): string {
   const text = rows.map((row) => row.map((cell) => String(cell ?? '')));
   const widths = text[0]!.map((_, column) => Math.max(...text.map((row) => row[column]?.length ?? 0)));
-  return text.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n');
+  return text
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /** 'ok' or 'MISSED' beside a result, for a target that was met or not. */

@@ -120,7 +120,13 @@ test.describe('Lighthouse', () => {
 
 /** Violations as short lines: rule, impact and the first offending elements. */
 function summary(violations: Awaited<ReturnType<AxeBuilder['analyze']>>['violations']) {
-  return violations.map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.slice(0, 3).map((node) => node.target.join(' ')).join(' | ')}`);
+  return violations.map(
+    (violation) =>
+      `${violation.id} (${violation.impact}): ${violation.nodes
+        .slice(0, 3)
+        .map((node) => node.target.join(' '))
+        .join(' | ')}`,
+  );
 }
 
 async function openReportDialog(page: Page) {

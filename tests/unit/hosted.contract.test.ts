@@ -75,10 +75,16 @@ function hostedClient() {
 describe('hosted Sanity source', () => {
   it('is configured from the environment for the published perspective', () => {
     const config = createSanityClient()?.config();
-    expect(config).toMatchObject({ projectId: 'abc123', dataset: 'staging', apiVersion: SANITY_API_VERSION, perspective: 'published', useCdn: true });
+    expect(config).toMatchObject({
+      projectId: 'abc123',
+      dataset: 'staging',
+      apiVersion: SANITY_API_VERSION,
+      perspective: 'published',
+      useCdn: true,
+    });
   });
 
-  it.each(Object.keys(QUERIES) as QueryName[])('sends %s as written and reads Sanity\'s answer', async (name) => {
+  it.each(Object.keys(QUERIES) as QueryName[])("sends %s as written and reads Sanity's answer", async (name) => {
     expect(await hostedClient().fetch(QUERIES[name])).toEqual(fixture.responses[name]);
     const sent = requests.at(-1)!;
     expect(sent.pathname).toBe(`/v${SANITY_API_VERSION}/data/query/staging`);
@@ -106,7 +112,7 @@ describe('the local Content Lake', () => {
   });
   afterAll(() => lake.stop());
 
-  it.each(Object.keys(QUERIES) as QueryName[])('answers the site\'s client for %s as Sanity does, with sync tags', async (name) => {
+  it.each(Object.keys(QUERIES) as QueryName[])("answers the site's client for %s as Sanity does, with sync tags", async (name) => {
     const client = createSanityClient()!.withConfig({ apiHost: lake.apiHost, useProjectHostname: false, useCdn: false });
     expect(await client.fetch(QUERIES[name])).toEqual(fixture.responses[name]);
     const raw = await client.fetch(QUERIES[name], {}, { filterResponse: false });

@@ -1,6 +1,17 @@
 'use client';
 
-import { useActionState, useCallback, useEffect, useId, useImperativeHandle, useRef, useState, useTransition, type FormEvent, type Ref } from 'react';
+import {
+  useActionState,
+  useCallback,
+  useEffect,
+  useId,
+  useImperativeHandle,
+  useRef,
+  useState,
+  useTransition,
+  type FormEvent,
+  type Ref,
+} from 'react';
 
 import { ROUTES } from '@/lib/public-pages';
 import { submitSupportRequest } from '@/lib/support/actions';
@@ -69,7 +80,11 @@ export function RequestDialog({ ref, dialogId, title, type, onClose, copy: { for
   useImperativeHandle(ref, () => dialog.current!, []);
   const close = useCallback(() => dialog.current?.close(), []);
   // Without JavaScript the form posts to the action and the page comes back with its state (the permalink).
-  const [postedState, formAction] = useActionState<FormState<RequestFields>, FormData>(submitSupportRequest, IDLE, `${ROUTES.support}#${dialogId}`);
+  const [postedState, formAction] = useActionState<FormState<RequestFields>, FormData>(
+    submitSupportRequest,
+    IDLE,
+    `${ROUTES.support}#${dialogId}`,
+  );
   // With JavaScript the page's script sends it (send) and keeps the answer here.
   const [sentState, setSentState] = useState<FormState<RequestFields> | null>(null);
   const [pending, startSending] = useTransition();
@@ -155,13 +170,7 @@ export function RequestDialog({ ref, dialogId, title, type, onClose, copy: { for
           ))}
           <label className="block text-sm font-medium">
             {labels.messageLabel}
-            <textarea
-              name="message"
-              required
-              rows={5}
-              defaultValue={fields?.message ?? ''}
-              className={inputClass}
-            />
+            <textarea name="message" required rows={5} defaultValue={fields?.message ?? ''} className={inputClass} />
           </label>
         </div>
         <p role="status" aria-live="polite" className="mt-4 min-h-6 text-sm">

@@ -89,7 +89,8 @@ describe('store on Supabase', () => {
     await store.saveSupportRequest({ ...plain, email: 'classmate@example.edu' });
     expect(
       await rows(
-        "select email, subject, submission_key::text as key from support_requests where subject in ('Double click', 'Resubmitted without JavaScript') order by email",
+        'select email, subject, submission_key::text as key from support_requests' +
+          " where subject in ('Double click', 'Resubmitted without JavaScript') order by email",
       ),
     ).toEqual([
       { email: 'classmate@example.edu', subject: plain.subject, key: null },

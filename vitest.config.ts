@@ -5,8 +5,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
-// Unit, SQL and contract tests: they sit beside their modules (plus tests/unit/), run in Node,
-// and never start a browser or the site's server (tests/unit/nginx.test.ts runs nginx against a scripted app). The browser tests in tests/e2e/ belong to Playwright.
+// Unit, SQL and contract tests: they sit beside their modules (plus tests/unit/), run in Node, and never
+// start a browser or the site's server (tests/unit/nginx.test.ts runs nginx against a scripted app).
+// The browser tests in tests/e2e/ belong to Playwright.
 export default defineConfig({
   resolve: {
     alias: [

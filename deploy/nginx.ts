@@ -46,7 +46,8 @@ export function brotliModules(bin: string) {
   return { filter: find('filter'), static: find('static') };
 }
 
-const BROTLI_TYPES = 'text/css text/javascript application/javascript application/json image/svg+xml text/plain text/xml application/xml text/x-component';
+const BROTLI_TYPES =
+  'text/css text/javascript application/javascript application/json image/svg+xml text/plain text/xml application/xml text/x-component';
 
 /** What goes in place of the template's module and brotli placeholders. */
 export function brotliBlocks(modules: { filter: string | null; static: string | null }) {
@@ -85,7 +86,8 @@ type ConfigOptions = { bin: string; runDir: string; listen: string; appPort: num
 /** Writes the config for a run directory, checks it with `nginx -t` and returns its file. */
 export async function writeConfig({ bin, runDir, listen, appPort, staticDir, refreshSecret }: ConfigOptions): Promise<string> {
   for (const [name, value] of Object.entries({ runDir, staticDir })) {
-    if (!path.isAbsolute(value) || UNSAFE.test(value)) throw new Error(`nginx: ${name} must be an absolute path without quotes, $, ; or braces: ${value}`);
+    if (!path.isAbsolute(value) || UNSAFE.test(value))
+      throw new Error(`nginx: ${name} must be an absolute path without quotes, $, ; or braces: ${value}`);
   }
   // An empty secret would match every request without the header: every page view would bypass the cache.
   if (!/^[0-9a-f]{32,}$/.test(refreshSecret)) throw new Error('nginx: the cache refresh secret must be 32 or more hex digits');
@@ -108,12 +110,22 @@ export async function writeConfig({ bin, runDir, listen, appPort, staticDir, ref
   try {
     execFileSync(bin, ['-t', '-q', '-p', runDir, '-c', file, '-e', 'stderr'], { stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (error) {
-    throw new Error(`nginx rejected ${file}:\n${(error as { stderr?: Buffer }).stderr?.toString() ?? error}`);
+    throw new Error(`nginx rejected ${file}:\n${(error as { stderr?: Buffer }).stderr?.toString() ?? String(error)}`);
   }
   return file;
 }
 
 /** Runs nginx in the foreground with `config` (from writeConfig) in its own process group. */
-export function startNginx({ bin, runDir, config, forward }: { bin: string; runDir: string; config: string; forward?: (line: string) => void }) {
+export function startNginx({
+  bin,
+  runDir,
+  config,
+  forward,
+}: {
+  bin: string;
+  runDir: string;
+  config: string;
+  forward?: (line: string) => void;
+}) {
   return startProcess('nginx', bin, ['-p', runDir, '-c', config, '-e', 'stderr'], { forward });
 }

@@ -43,7 +43,13 @@ export async function stopAllProcesses(): Promise<void> {
 /** Ctrl-C and SIGTERM stop every child, run `cleanup`, then exit 130: for a script's main. */
 export function stopOnSignals(cleanup: () => Promise<unknown> = async () => {}): void {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => void stopAllProcesses().then(cleanup).finally(() => process.exit(130)));
+    process.once(
+      signal,
+      () =>
+        void stopAllProcesses()
+          .then(cleanup)
+          .finally(() => process.exit(130)),
+    );
   }
 }
 

@@ -47,7 +47,7 @@ const build = args[0] === '--build' ? 'always' : args[0] === '--no-build' ? 'nev
 const typedIn = process.env.INIT_CWD || process.cwd();
 const resolve = (name: string, fallback: string) => path.resolve(typedIn, process.env[name]?.trim() || fallback);
 
-nextEnv.loadEnvConfig(APP_ROOT, false, { info: () => {}, error: (...parts) => console.error(...parts) });
+nextEnv.loadEnvConfig(APP_ROOT, false, { info: () => {}, error: (...parts: unknown[]) => console.error(...parts) });
 const env: NodeJS.ProcessEnv = {
   ...process.env,
   // The standalone server changes into its own folder: it gets absolute paths.
@@ -73,7 +73,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
         log('stopped');
         process.exit(stack ? 0 : 1);
       },
-      (error) => fail(`stopping failed: ${error.message}`),
+      (error: Error) => fail(`stopping failed: ${error.message}`),
     );
   });
 }
@@ -95,4 +95,4 @@ try {
 
 log(`${stack.url} — nginx (cache, static files) in front of the app at ${stack.appOrigin} (pid ${stack.appPid()})`);
 log(`store ${env.DATA_DIR}, content ${env.CONTENT_FILE}, nginx files in ${runDir}; Ctrl-C stops both`);
-stack.ended.catch((error) => fail(error.message));
+stack.ended.catch((error: Error) => fail(error.message));

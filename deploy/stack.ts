@@ -59,7 +59,16 @@ type StackOptions = {
   paths?: BuildPaths;
 };
 
-export async function startStack({ port, appPort, runDir, env, build = 'auto', log, forward, paths = buildPaths(env.NEXT_DIST_DIR || undefined) }: StackOptions) {
+export async function startStack({
+  port,
+  appPort,
+  runDir,
+  env,
+  build = 'auto',
+  log,
+  forward,
+  paths = buildPaths(env.NEXT_DIST_DIR || undefined),
+}: StackOptions) {
   const bin = findNginx(env);
   if (!bin) throw new StackError(`nginx was not found${env.NGINX_BIN ? ` at NGINX_BIN=${env.NGINX_BIN}` : ''}: ${INSTALL_HINT}`);
   const earlier = Number(existsSync(path.join(runDir, 'nginx.pid')) && readFileSync(path.join(runDir, 'nginx.pid'), 'utf8').trim());
@@ -85,7 +94,14 @@ export async function startStack({ port, appPort, runDir, env, build = 'auto', l
   await rm(path.join(runDir, 'cache'), { recursive: true, force: true });
   await mkdir(runDir, { recursive: true });
   const refreshSecret = randomBytes(16).toString('hex');
-  const config = await writeConfig({ bin, runDir, listen: `127.0.0.1:${port}`, appPort: appPortNumber, staticDir: paths.staticDir, refreshSecret });
+  const config = await writeConfig({
+    bin,
+    runDir,
+    listen: `127.0.0.1:${port}`,
+    appPort: appPortNumber,
+    staticDir: paths.staticDir,
+    refreshSecret,
+  });
   const appEnv = {
     ...env,
     NEXT_TELEMETRY_DISABLED: '1',

@@ -84,7 +84,11 @@ export function buildState(paths: BuildPaths): { state: 'missing' | 'stale' | 'c
 
 /** `next build` in the app's folder, its output on this terminal; throws when it fails. */
 export function runBuild(env: NodeJS.ProcessEnv) {
-  const result = spawnSync(process.execPath, [NEXT_BIN, 'build'], { cwd: APP_ROOT, env: { ...env, NEXT_TELEMETRY_DISABLED: '1' }, stdio: 'inherit' });
+  const result = spawnSync(process.execPath, [NEXT_BIN, 'build'], {
+    cwd: APP_ROOT,
+    env: { ...env, NEXT_TELEMETRY_DISABLED: '1' },
+    stdio: 'inherit',
+  });
   if (result.status !== 0) throw new Error(`next build failed (exit code ${result.status ?? result.signal})`);
 }
 
@@ -120,7 +124,17 @@ export async function prepareStatic(paths: BuildPaths) {
  * Starts the standalone server on 127.0.0.1:port. Its server.js changes into its own folder first,
  * whatever directory this runs in.
  */
-export function startApp({ paths, port, env, forward }: { paths: BuildPaths; port: number; env: NodeJS.ProcessEnv; forward?: (line: string) => void }) {
+export function startApp({
+  paths,
+  port,
+  env,
+  forward,
+}: {
+  paths: BuildPaths;
+  port: number;
+  env: NodeJS.ProcessEnv;
+  forward?: (line: string) => void;
+}) {
   return startProcess('app', process.execPath, [paths.server], {
     env: { ...env, NODE_ENV: 'production', PORT: String(port), HOSTNAME: '127.0.0.1' },
     forward,

@@ -23,7 +23,12 @@ describe('memoize', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     let clock = 0;
     let fail = true;
-    const get = memoize(async () => (fail ? Promise.reject(new Error('down')) : 'fresh'), { ttlMs: 10, timeoutMs: 100, fallback: 'default', now: () => clock });
+    const get = memoize(async () => (fail ? Promise.reject(new Error('down')) : 'fresh'), {
+      ttlMs: 10,
+      timeoutMs: 100,
+      fallback: 'default',
+      now: () => clock,
+    });
     expect(await get()).toBe('default');
     fail = false;
     clock = 10;

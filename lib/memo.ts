@@ -4,7 +4,10 @@
  * `fallback` before there is one. For texts read outside a page render (the proxy's refusal pages),
  * where a flood of requests must not become a flood of reads and a slow source must not hold answers.
  */
-export function memoize<T>(load: () => Promise<T>, { ttlMs, timeoutMs, fallback, now = Date.now }: { ttlMs: number; timeoutMs: number; fallback: T; now?: () => number }) {
+export function memoize<T>(
+  load: () => Promise<T>,
+  { ttlMs, timeoutMs, fallback, now = Date.now }: { ttlMs: number; timeoutMs: number; fallback: T; now?: () => number },
+) {
   let value: { data: T; at: number } | undefined;
   let inFlight: Promise<T> | undefined;
 

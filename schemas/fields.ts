@@ -33,7 +33,11 @@ export function copyField(name: string, { title, description, max = 120, multili
     description,
     type: multiline ? 'text' : 'string',
     ...(multiline ? { rows: 2 } : {}),
-    validation: (rule) => rule.required().max(max).custom((text) => unknownToken(text, tokens)),
+    validation: (rule) =>
+      rule
+        .required()
+        .max(max)
+        .custom((text) => unknownToken(text, tokens)),
   });
 }
 

@@ -47,9 +47,12 @@ describe('the seed dataset', () => {
     expect(seed.map((doc) => doc._id).sort()).toEqual(['landingPage', 'privacyPolicy', 'siteSettings', 'supportPage']);
   });
 
-  it.each(seed.filter((doc) => doc._id !== 'siteSettings').map((doc) => [doc._id, doc] as const))('%s validates with no errors or warnings', async (_id, doc) => {
-    expect(await validate(doc)).toEqual([]);
-  });
+  it.each(seed.filter((doc) => doc._id !== 'siteSettings').map((doc) => [doc._id, doc] as const))(
+    '%s validates with no errors or warnings',
+    async (_id, doc) => {
+      expect(await validate(doc)).toEqual([]);
+    },
+  );
 
   it('siteSettings validates with no errors, and warns only that the store links are empty (they are not known yet)', async () => {
     const markers = await validate(seedDocument('siteSettings'));
@@ -96,11 +99,16 @@ function copyCases(): Case[] {
     ['siteSettings', 'appStoreFallback'],
     ['siteSettings', 'playStoreFallback'],
     ...['skipLink', 'rightsReserved', 'backHome', 'shareImageAlt'].map((field): [string, string] => ['siteSettings', `chrome.${field}`]),
-    ...['label', 'heading', 'text', 'description', 'homeLink', 'supportLink'].map((field): [string, string] => ['siteSettings', `notFound.${field}`]),
+    ...['label', 'heading', 'text', 'description', 'homeLink', 'supportLink'].map((field): [string, string] => [
+      'siteSettings',
+      `notFound.${field}`,
+    ]),
     ...['label', 'heading', 'text', 'retry', 'homeLink'].map((field): [string, string] => ['siteSettings', `errorPage.${field}`]),
     ...[...MESSAGE_CODES, 'backToSupport'].map((code): [string, string] => ['siteSettings', `formMessages.${code}`]),
     ...FIELD_NAMES.map((field): [string, string] => ['siteSettings', `fieldNames.${field}`]),
-    ...['emailLabel', 'subjectLabel', 'messageLabel', 'cancel', 'send', 'sending', 'sent', 'error', 'success'].map((field): [string, string] => ['supportPage', `form.${field}`]),
+    ...['emailLabel', 'subjectLabel', 'messageLabel', 'cancel', 'send', 'sending', 'sent', 'error', 'success'].map(
+      (field): [string, string] => ['supportPage', `form.${field}`],
+    ),
     ['landingPage', 'stayUpdated.emailLabel'],
     ['landingPage', 'stayUpdated.pendingLabel'],
     ['privacyPolicy', 'lastUpdatedLabel'],
@@ -128,7 +136,11 @@ function copyCases(): Case[] {
       withValue('siteSettings', 'appStoreFallback', 'Search “{product}” in the App Store'),
       [['appStoreFallback', 'Unknown token {product}. This text may use {productName}.']],
     ],
-    ['a button label over 20 characters', withValue('supportPage', 'form.send', 'x'.repeat(21)), [['form.send', 'Must be at most 20 characters long']]],
+    [
+      'a button label over 20 characters',
+      withValue('supportPage', 'form.send', 'x'.repeat(21)),
+      [['form.send', 'Must be at most 20 characters long']],
+    ],
   ];
 }
 
@@ -143,8 +155,16 @@ describe('invalid documents get errors', () => {
       },
       [['radiusMiles', 'Required']],
     ],
-    ['siteSettings with a negative radius', () => ({ ...seedDocument('siteSettings'), radiusMiles: -1 }), [['radiusMiles', expect.stringMatching(/^Must be greater than/)]]],
-    ['siteSettings with a radius over 50', () => ({ ...seedDocument('siteSettings'), radiusMiles: 51 }), [['radiusMiles', 'Must be lower than or equal to 50']]],
+    [
+      'siteSettings with a negative radius',
+      () => ({ ...seedDocument('siteSettings'), radiusMiles: -1 }),
+      [['radiusMiles', expect.stringMatching(/^Must be greater than/)]],
+    ],
+    [
+      'siteSettings with a radius over 50',
+      () => ({ ...seedDocument('siteSettings'), radiusMiles: 51 }),
+      [['radiusMiles', 'Must be lower than or equal to 50']],
+    ],
     [
       'siteSettings without productName and replyTime',
       () => {
@@ -167,7 +187,11 @@ describe('invalid documents get errors', () => {
       },
       [['headerLinks[_key=="k0001"].href', LINK_ERROR]],
     ],
-    ['siteSettings with an http App Store URL', () => ({ ...seedDocument('siteSettings'), appStoreUrl: 'http://apps.apple.com/app/x' }), [['appStoreUrl', 'Does not match allowed protocols/schemes']]],
+    [
+      'siteSettings with an http App Store URL',
+      () => ({ ...seedDocument('siteSettings'), appStoreUrl: 'http://apps.apple.com/app/x' }),
+      [['appStoreUrl', 'Does not match allowed protocols/schemes']],
+    ],
     [
       'landingPage with 3 feature cards',
       () => {

@@ -85,16 +85,35 @@ async function startServers(dir: string, nginxBin: string) {
   const { TRUSTED_PROXY_HOPS: _, ...inherited } = process.env;
   const env = { ...inherited, ...NO_RATE_LIMIT, CONTENT_FILE: contentFile, SANITY_REVALIDATE_SECRET: secret };
   const paths = await copyStandalone(await currentBuild(log), path.join(dir, 'standalone'));
-  const stack = await startStack({ port: await freePort(), runDir: path.join(dir, 'stack'), env: { ...env, DATA_DIR: path.join(dir, 'data-cache') }, build: 'never', paths, log });
+  const stack = await startStack({
+    port: await freePort(),
+    runDir: path.join(dir, 'stack'),
+    env: { ...env, DATA_DIR: path.join(dir, 'data-cache') },
+    build: 'never',
+    paths,
+    log,
+  });
   log(`stack at ${stack.url}; /studio first`);
   const studioTimes = await studio(stack.url);
   const barePort = await freePort();
   const bare = startApp({ paths, port: barePort, env: { ...env, DATA_DIR: path.join(dir, 'data-bare') } });
   await waitForHttp(`http://127.0.0.1:${barePort}/`, { child: bare });
-  const file = await startStaticNginx({ bin: nginxBin, runDir: path.join(dir, 'static'), port: await freePort(), htmlFile: prerenderedHome(paths) });
+  const file = await startStaticNginx({
+    bin: nginxBin,
+    runDir: path.join(dir, 'static'),
+    port: await freePort(),
+    htmlFile: prerenderedHome(paths),
+  });
   await fixtureBuild(log);
   const fixture = await startNext({ dir: FIXTURE_DIR });
-  const servers: Servers = { stack: stack.url, bare: `http://127.0.0.1:${barePort}`, file: file.origin, fixture: fixture.origin, contentFile, secret };
+  const servers: Servers = {
+    stack: stack.url,
+    bare: `http://127.0.0.1:${barePort}`,
+    file: file.origin,
+    fixture: fixture.origin,
+    contentFile,
+    secret,
+  };
   return { servers, studio: studioTimes, stop: () => Promise.all([stack.stop(), bare.stop(), file.stop(), fixture.stop()]) };
 }
 
@@ -126,9 +145,18 @@ async function measure(dir: string, nginxBin: string) {
     const submissions = await compareSubmissions(servers);
     log(`Lighthouse, ${CONFIG.lighthouseRuns} runs per page`);
     const urls = Object.fromEntries(PAGES.map((page) => [page, `${servers.bare}${page}`])) as Record<PublicPath, string>;
-    const lighthouse = await lighthouseMedians({ ...urls, heading: `${servers.fixture}/heading`, sameBytes: `${servers.fixture}/same-bytes` }, CONFIG.lighthouseRuns);
+    const lighthouse = await lighthouseMedians(
+      { ...urls, heading: `${servers.fixture}/heading`, sameBytes: `${servers.fixture}/same-bytes` },
+      CONFIG.lighthouseRuns,
+    );
     log(`${CONFIG.edits} publishes through the cache`);
-    const publish = await publishes({ origin: servers.stack, contentFile: servers.contentFile, secret: servers.secret, edits: CONFIG.edits, log });
+    const publish = await publishes({
+      origin: servers.stack,
+      contentFile: servers.contentFile,
+      secret: servers.secret,
+      edits: CONFIG.edits,
+      log,
+    });
     return { studio, pages, bare, submissions, lighthouse, publish };
   } finally {
     await stop();
@@ -138,14 +166,21 @@ async function measure(dir: string, nginxBin: string) {
 /** Rows each side's store holds from the run: every accepted submission must be one. */
 async function storedRows(dir: string) {
   const count = async (side: string) =>
-    (await readStore<{ n: number }>(path.join(dir, `data-${side}`), 'select count(*)::int as n from support_requests where starts_with(subject, $1)', [SUBJECT_PREFIX]))[0]?.n ?? 0;
+    (
+      await readStore<{ n: number }>(
+        path.join(dir, `data-${side}`),
+        'select count(*)::int as n from support_requests where starts_with(subject, $1)',
+        [SUBJECT_PREFIX],
+      )
+    )[0]?.n ?? 0;
   return { cache: await count('cache'), bare: await count('bare') };
 }
 
 type Results = Awaited<ReturnType<typeof measure>> & { stored: Awaited<ReturnType<typeof storedRows>> };
 
 const ms = (value: number | null | undefined) => (value == null ? 'n/a' : `${round(value)} ms`);
-const load = (run: Combined) => `${run.perSecond} req/s, p99 ${ms(run.p99Ms)}${run.errors + run.refused ? `, ${run.errors + run.refused} failed` : ''}`;
+const load = (run: Combined) =>
+  `${run.perSecond} req/s, p99 ${ms(run.p99Ms)}${run.errors + run.refused ? `, ${run.errors + run.refused} failed` : ''}`;
 const ratio = (a: Combined, b: Combined) => round(a.perSecond / b.perSecond, 2) ?? 0;
 
 /**
@@ -157,7 +192,12 @@ function submissionRow(label: string, side: Combined, stored: number) {
   const lost = Math.max(0, side.ok - stored);
   const open = Math.max(0, stored - side.ok);
   const result = `${side.perSecond}/s; accepted ${side.ok}, stored ${stored}: lost ${lost}${open ? `, ${open} open at the end` : ''}`;
-  return [label, result, `lost ${TARGETS.lost}, open <= ${CONFIG.connections * CONFIG.rounds}`, verdict(lost === TARGETS.lost && open <= CONFIG.connections * CONFIG.rounds)];
+  return [
+    label,
+    result,
+    `lost ${TARGETS.lost}, open <= ${CONFIG.connections * CONFIG.rounds}`,
+    verdict(lost === TARGETS.lost && open <= CONFIG.connections * CONFIG.rounds),
+  ];
 }
 
 function lighthouseRows(lighthouse: Results['lighthouse']) {
@@ -178,12 +218,32 @@ function deployedRows({ pages, publish, submissions, stored, studio }: Results) 
   return [
     ['/ through the cache', load(pages.cache), '', ''],
     ['/ as a file from disk (nginx)', load(pages.file), '', ''],
-    ['  cache / file', `${ratio(pages.cache, pages.file)}×`, `>= ${TARGETS.cacheOverFile}×`, verdict(ratio(pages.cache, pages.file) >= TARGETS.cacheOverFile)],
-    ['publish → visible through the cache', `median ${ms(publish.medianMs)}, worst ${ms(publish.worstMs)} (${publish.edits} edits)`, `worst <= ${TARGETS.publishWorstMs} ms`, verdict(publish.worstMs !== null && publish.worstMs <= TARGETS.publishWorstMs)],
+    [
+      '  cache / file',
+      `${ratio(pages.cache, pages.file)}×`,
+      `>= ${TARGETS.cacheOverFile}×`,
+      verdict(ratio(pages.cache, pages.file) >= TARGETS.cacheOverFile),
+    ],
+    [
+      'publish → visible through the cache',
+      `median ${ms(publish.medianMs)}, worst ${ms(publish.worstMs)} (${publish.edits} edits)`,
+      `worst <= ${TARGETS.publishWorstMs} ms`,
+      verdict(publish.worstMs !== null && publish.worstMs <= TARGETS.publishWorstMs),
+    ],
     submissionRow('submissions through the cache', submissions.cache, stored.cache),
     submissionRow('submissions to the bare server', submissions.bare, stored.bare),
-    ['  cache / bare', `${ratio(submissions.cache, submissions.bare)}×`, `>= ${TARGETS.submissionsCacheOverBare}×`, verdict(ratio(submissions.cache, submissions.bare) >= TARGETS.submissionsCacheOverBare)],
-    ['/studio first byte, first load after start', `${ms(studio.firstMs)} (status ${studio.status})`, `<= ${TARGETS.studioFirstMs} ms`, verdict(studio.status === 200 && studio.firstMs <= TARGETS.studioFirstMs)],
+    [
+      '  cache / bare',
+      `${ratio(submissions.cache, submissions.bare)}×`,
+      `>= ${TARGETS.submissionsCacheOverBare}×`,
+      verdict(ratio(submissions.cache, submissions.bare) >= TARGETS.submissionsCacheOverBare),
+    ],
+    [
+      '/studio first byte, first load after start',
+      `${ms(studio.firstMs)} (status ${studio.status})`,
+      `<= ${TARGETS.studioFirstMs} ms`,
+      verdict(studio.status === 200 && studio.firstMs <= TARGETS.studioFirstMs),
+    ],
     [`/studio first byte, later loads (median of ${CONFIG.studioLoads})`, ms(studio.laterMedianMs), '', ''],
   ];
 }
@@ -192,7 +252,12 @@ function bareRows({ bare, lighthouse }: Results) {
   return [
     ['bare server: /', load(bare.site), '', ''],
     ['plain Next page of the same bytes', load(bare.sameBytes), '', ''],
-    ['  / / same bytes', `${ratio(bare.site, bare.sameBytes)}×`, `>= ${TARGETS.bareOverSameBytes}×`, verdict(ratio(bare.site, bare.sameBytes) >= TARGETS.bareOverSameBytes)],
+    [
+      '  / / same bytes',
+      `${ratio(bare.site, bare.sameBytes)}×`,
+      `>= ${TARGETS.bareOverSameBytes}×`,
+      verdict(ratio(bare.site, bare.sameBytes) >= TARGETS.bareOverSameBytes),
+    ],
     ...lighthouseRows(lighthouse),
   ];
 }
@@ -211,11 +276,18 @@ async function main() {
   }
   const rows = [...deployedRows(results), ...bareRows(results)];
   const missed = rows.filter((row) => row[3] === 'MISSED').map((row) => String(row[0]).trim());
-  const machine = `${os.cpus().length} cores, load average ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}, node ${process.version}`;
+  const machine = `${os.cpus().length} cores, load average ${os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')}, node ${process.version}`;
   const report = { generatedAt: new Date().toISOString(), machine, config: CONFIG, targets: TARGETS, results, missed };
   await writeFile(path.join(APP_ROOT, 'bench', 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
-  process.stdout.write(`bench  ${report.generatedAt}  ${machine}\nautocannon, ${CONFIG.connections} connections, ${CONFIG.rounds} alternating rounds\n\n`);
-  process.stdout.write(`${table([['measure', 'result', 'target', ''], ...rows])}\n\n${missed.length ? `targets missed: ${missed.join('; ')}` : 'all targets met'}\n`);
+  process.stdout.write(
+    `bench  ${report.generatedAt}  ${machine}\nautocannon, ${CONFIG.connections} connections, ${CONFIG.rounds} alternating rounds\n\n`,
+  );
+  process.stdout.write(
+    `${table([['measure', 'result', 'target', ''], ...rows])}\n\n${missed.length ? `targets missed: ${missed.join('; ')}` : 'all targets met'}\n`,
+  );
   if (process.argv.includes('--strict') && missed.length) process.exitCode = 1;
 }
 

@@ -31,7 +31,10 @@ async function deliverWebhook(doc: { _id: string; _type: string }) {
   try {
     const answer = await fetch(`${SITE}/api/revalidate`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', [SIGNATURE_HEADER_NAME]: await encodeSignatureHeader(payload, Date.now(), WEBHOOK_SECRET) },
+      headers: {
+        'content-type': 'application/json',
+        [SIGNATURE_HEADER_NAME]: await encodeSignatureHeader(payload, Date.now(), WEBHOOK_SECRET),
+      },
       body: payload,
     });
     console.log(`[dev:lake] webhook for ${doc._id}: ${answer.status} ${await answer.text()}`);
@@ -48,7 +51,14 @@ const lake = await startContentLake({
     for (const doc of changed) if (!doc._id.includes('.') && isSiteType(doc._type)) void deliverWebhook(doc);
   },
 });
-const client = createClient({ ...LAKE_PROJECT, apiHost: lake.apiHost, useProjectHostname: false, apiVersion: SANITY_API_VERSION, token: LAKE_TOKEN, useCdn: false });
+const client = createClient({
+  ...LAKE_PROJECT,
+  apiHost: lake.apiHost,
+  useProjectHostname: false,
+  apiVersion: SANITY_API_VERSION,
+  token: LAKE_TOKEN,
+  useCdn: false,
+});
 const { secret } = await createPreviewSecret(client, 'dev-lake', `${SITE}/studio`, 'dev');
 // A draft to edit, as the Studio makes one on the first keystroke: a copy of the published document.
 const settings = await client.getDocument('siteSettings');

@@ -38,7 +38,13 @@ async function startServer() {
   const dataDir = path.join(os.tmpdir(), `hostile-probe-${process.pid}`);
   const child = spawn(process.execPath, ['tests/support/e2e-server.mjs', '-p', String(port), '-H', '127.0.0.1'], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, CONTENT_FILE: path.join(dataDir, 'content.ndjson'), SANITY_REVALIDATE_SECRET: SECRET, RATE_LIMIT_MAX: '100000' },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      CONTENT_FILE: path.join(dataDir, 'content.ndjson'),
+      SANITY_REVALIDATE_SECRET: SECRET,
+      RATE_LIMIT_MAX: '100000',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // The server's log, counted: what a flood of refused calls writes.
@@ -46,7 +52,13 @@ async function startServer() {
   for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => (logLines += chunk.toString().split('\n').length - 1));
   const origin = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i += 1) {
-    if (await fetch(origin).then((response) => response.ok, () => false)) break;
+    if (
+      await fetch(origin).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      break;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   const children = (await readFile(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8')).trim().split(/\s+/);
@@ -68,14 +80,26 @@ function bigPost(server, requestPath, bytes, { headers = {}, chunked = false } =
     const started = performance.now();
     let answer = null;
     let peak = 0;
-    const sampler = setInterval(() => rss(server.pid).then((value) => (peak = Math.max(peak, value)), () => {}), 25);
+    const sampler = setInterval(
+      () =>
+        rss(server.pid).then(
+          (value) => (peak = Math.max(peak, value)),
+          () => {},
+        ),
+      25,
+    );
     const finish = () => {
       clearInterval(sampler);
       resolve({ ...answer, peak });
     };
     const request = http.request(new URL(requestPath, server.origin), {
       method: 'POST',
-      headers: { 'content-type': 'application/json', origin: server.origin, ...(chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': bytes }), ...headers },
+      headers: {
+        'content-type': 'application/json',
+        origin: server.origin,
+        ...(chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': bytes }),
+        ...headers,
+      },
     });
     request.on('response', (response) => {
       answer = { status: response.statusCode, ms: performance.now() - started };
@@ -99,20 +123,38 @@ function bigPost(server, requestPath, bytes, { headers = {}, chunked = false } =
 async function filesUnder(dir) {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   const files = entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
-  const sizes = await Promise.all(files.map((file) => stat(file).then((info) => info.size, () => 0)));
+  const sizes = await Promise.all(
+    files.map((file) =>
+      stat(file).then(
+        (info) => info.size,
+        () => 0,
+      ),
+    ),
+  );
   return { count: files.length, bytes: sizes.reduce((sum, size) => sum + size, 0) };
 }
 
 const mib = (value) => `${(value / MB).toFixed(0)} MB`;
-const tally = (statuses) => Object.entries(statuses.reduce((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {})).map(([status, count]) => `${count}× ${status}`).join(', ');
+const tally = (statuses) =>
+  Object.entries(statuses.reduce((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {}))
+    .map(([status, count]) => `${count}× ${status}`)
+    .join(', ');
 
 /** Each 300 MB post on a fresh server, so one post's memory does not hide the next one's. */
 async function bigPostRows() {
   const rows = [];
   for (const [name, requestPath, options] of [
     ['300 MB unsigned POST /api/revalidate (Content-Length)', '/api/revalidate', {}],
-    ['300 MB chunked POST /api/revalidate, forged signature', '/api/revalidate', { chunked: true, headers: { [SIGNATURE_HEADER_NAME]: await encodeSignatureHeader('{}', Date.now(), 'forged') } }],
-    ['300 MB POST /support (a form post, through the proxy)', '/support', { headers: { 'content-type': 'multipart/form-data; boundary=x' } }],
+    [
+      '300 MB chunked POST /api/revalidate, forged signature',
+      '/api/revalidate',
+      { chunked: true, headers: { [SIGNATURE_HEADER_NAME]: await encodeSignatureHeader('{}', Date.now(), 'forged') } },
+    ],
+    [
+      '300 MB POST /support (a form post, through the proxy)',
+      '/support',
+      { headers: { 'content-type': 'multipart/form-data; boundary=x' } },
+    ],
   ]) {
     const server = await startServer();
     try {
@@ -122,7 +164,9 @@ async function bigPostRows() {
       const result = await bigPost(server, requestPath, 300 * MB, options);
       await new Promise((resolve) => setTimeout(resolve, 2000));
       const after = await rss(server.pid);
-      rows.push(`${name}: ${result.status} after ${result.ms?.toFixed(0)} ms; RSS ${mib(before)} before, peak ${mib(result.peak)}, ${mib(after)} 2 s after (growth ${mib(Math.max(result.peak, after) - before)})`);
+      rows.push(
+        `${name}: ${result.status} after ${result.ms?.toFixed(0)} ms; RSS ${mib(before)} before, peak ${mib(result.peak)}, ${mib(after)} 2 s after (growth ${mib(Math.max(result.peak, after) - before)})`,
+      );
     } finally {
       await server.stop();
     }
@@ -144,7 +188,12 @@ async function replayRow(server) {
   const payload = JSON.stringify({ _type: 'privacyPolicy', _id: 'privacyPolicy' });
   const send = async (timestamp) => {
     const signature = await encodeSignatureHeader(payload, timestamp, SECRET);
-    const post = () => fetch(`${server.origin}/api/revalidate`, { method: 'POST', headers: { 'content-type': 'application/json', [SIGNATURE_HEADER_NAME]: signature }, body: payload });
+    const post = () =>
+      fetch(`${server.origin}/api/revalidate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [SIGNATURE_HEADER_NAME]: signature },
+        body: payload,
+      });
     return [(await post()).status, (await post()).status];
   };
   const [fresh, replayed] = await send(Date.now());
@@ -167,12 +216,35 @@ async function studioRow(server) {
   return `${STUDIO_PATHS} random /studio paths (${tally(statuses)}): ${after.count - before.count} files, ${((after.bytes - before.bytes) / 1024).toFixed(0)} KB added under ${path.relative(ROOT, DIST_DIR)}`;
 }
 
-const SECURITY_HEADERS = ['content-security-policy', 'strict-transport-security', 'x-content-type-options', 'x-frame-options', 'referrer-policy'];
+const SECURITY_HEADERS = [
+  'content-security-policy',
+  'strict-transport-security',
+  'x-content-type-options',
+  'x-frame-options',
+  'referrer-policy',
+];
 
 async function headersRow(server) {
   const requests = [
-    ...['/', '/support', '/privacy', '/nope', '/studiox', '/studio.html', '/studio%2fabc', '/studio/', '/studio', '/studio/structure/privacyPolicy', '/api/revalidate', '/api/draft-mode/enable', '/api/draft-mode/disable'].map((requestPath) => [requestPath, {}]),
-    ['/support (cross-site POST)', { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'multipart/form-data; boundary=x' }, body: '--x--' }],
+    ...[
+      '/',
+      '/support',
+      '/privacy',
+      '/nope',
+      '/studiox',
+      '/studio.html',
+      '/studio%2fabc',
+      '/studio/',
+      '/studio',
+      '/studio/structure/privacyPolicy',
+      '/api/revalidate',
+      '/api/draft-mode/enable',
+      '/api/draft-mode/disable',
+    ].map((requestPath) => [requestPath, {}]),
+    [
+      '/support (cross-site POST)',
+      { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'multipart/form-data; boundary=x' }, body: '--x--' },
+    ],
     ['/support (text/plain POST)', { method: 'POST', headers: { origin: server.origin, 'content-type': 'text/plain' }, body: 'x' }],
   ];
   const missing = [];
@@ -180,7 +252,8 @@ async function headersRow(server) {
     const response = await fetch(server.origin + label.split(' ')[0], { redirect: 'manual', ...init });
     await response.arrayBuffer();
     const absent = SECURITY_HEADERS.filter((name) => !response.headers.has(name));
-    if (absent.length) missing.push(`${label} ${response.status} lacks ${absent.length === SECURITY_HEADERS.length ? 'all' : absent.join(', ')}`);
+    if (absent.length)
+      missing.push(`${label} ${response.status} lacks ${absent.length === SECURITY_HEADERS.length ? 'all' : absent.join(', ')}`);
   }
   return `${requests.length - missing.length} of ${requests.length} responses carry all five${missing.length ? `; ${missing.join('; ')}` : ''}`;
 }
@@ -188,7 +261,11 @@ async function headersRow(server) {
 async function actionRow(server) {
   const id = JSON.parse((await formControls(server.origin)).find(([name]) => /^\$ACTION_\d+:0$/.test(name))[1]).id;
   const post = async (contentType, body, action = true) => {
-    const headers = { origin: server.origin, ...(contentType ? { 'content-type': contentType } : {}), ...(action ? { 'next-action': id } : {}) };
+    const headers = {
+      origin: server.origin,
+      ...(contentType ? { 'content-type': contentType } : {}),
+      ...(action ? { 'next-action': id } : {}),
+    };
     try {
       const response = await fetch(`${server.origin}/support`, { method: 'POST', headers, body });
       await response.arrayBuffer();
@@ -198,7 +275,8 @@ async function actionRow(server) {
     }
   };
   const multipart = (spelling) => `${spelling}; boundary=----probe0123456789`;
-  const part = (value) => `------probe0123456789\r\nContent-Disposition: form-data; name="0"\r\n\r\n${value}\r\n------probe0123456789--\r\n`;
+  const part = (value) =>
+    `------probe0123456789\r\nContent-Disposition: form-data; name="0"\r\n\r\n${value}\r\n------probe0123456789--\r\n`;
   const statuses = {
     'Multipart/Form-Data': await post(multipart('Multipart/Form-Data'), part('[{},"$K1"]')),
     'text/plain': await post('text/plain', 'email=a@example.com'),
@@ -210,13 +288,24 @@ async function actionRow(server) {
     '2 MB text/plain': await post('text/plain', 'x'.repeat(2 * MB)),
   };
   const fives = Object.values(statuses).filter((status) => typeof status === 'number' && status >= 500).length;
-  return `${Object.entries(statuses).map(([name, status]) => `${name} ${status}`).join(', ')} (${fives} answers of 500)`;
+  return `${Object.entries(statuses)
+    .map(([name, status]) => `${name} ${status}`)
+    .join(', ')} (${fives} answers of 500)`;
 }
 
 async function emailRow(server) {
   const results = [];
-  for (const [name, character] of [['U+0085', '\u0085'], ['U+202E', '\u202e'], ['U+0001', '\u0001'], ['U+200B', '\u200b']]) {
-    const answer = await postForm(server.origin, 'support', { email: `pro${character}be@example.com`, subject: `Probe ${name}`, message: 'Probe.' });
+  for (const [name, character] of [
+    ['U+0085', '\u0085'],
+    ['U+202E', '\u202e'],
+    ['U+0001', '\u0001'],
+    ['U+200B', '\u200b'],
+  ]) {
+    const answer = await postForm(server.origin, 'support', {
+      email: `pro${character}be@example.com`,
+      subject: `Probe ${name}`,
+      message: 'Probe.',
+    });
     results.push(`${name} ${answer.status} ${outcome(answer) === 'accepted' ? 'accepted' : 'refused'}`);
   }
   return results.join(', ');

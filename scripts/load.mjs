@@ -99,7 +99,12 @@ async function embeddedPhases(report, failures) {
       ]);
       pageAgent.destroy();
       formAgent.destroy();
-      report.phases.b = { clients: { page: MIXED_CLIENTS, submit: MIXED_CLIENTS }, seconds: SECONDS, page: summarize(pages, SECONDS), submit: summarize(submits, SECONDS) };
+      report.phases.b = {
+        clients: { page: MIXED_CLIENTS, submit: MIXED_CLIENTS },
+        seconds: SECONDS,
+        page: summarize(pages, SECONDS),
+        submit: summarize(submits, SECONDS),
+      };
     }
     report.embeddedServerAlive = server.running();
   } finally {
@@ -112,8 +117,10 @@ async function embeddedPhases(report, failures) {
     const check = reconcile(phase, rows, trackers[phase].accepted, trackers[phase].failed);
     report.phases[phase].store = check;
     const summary = report.phases[phase].submit;
-    if (summary.errors > 0 || summary.failed > 0) failures.push(`(${phase}) ${summary.errors} errors, ${summary.failed} failures shown to visitors`);
-    if (check.lost || check.malformed || check.doubled) failures.push(`(${phase}) ${check.lost} lost, ${check.malformed} malformed, ${check.doubled} doubled rows`);
+    if (summary.errors > 0 || summary.failed > 0)
+      failures.push(`(${phase}) ${summary.errors} errors, ${summary.failed} failures shown to visitors`);
+    if (check.lost || check.malformed || check.doubled)
+      failures.push(`(${phase}) ${check.lost} lost, ${check.malformed} malformed, ${check.doubled} doubled rows`);
     if (check.stored !== check.accepted) failures.push(`(${phase}) ${check.stored} rows stored but ${check.accepted} accepted`);
   }
   if (report.phases.b?.page.errors) failures.push(`(b) ${report.phases.b.page.errors} errors on GET /`);
@@ -135,7 +142,9 @@ async function faultPhase(report, failures) {
     const warm = await submitter(undefined, server.origin, 'c', tracker)();
     if (warm.outcome !== 'accepted') failures.push(`(c) the hosted server did not accept a request before the fault: ${warm.outcome}`);
 
-    log(`(c) ${SUBMIT_CLIENTS} clients submitting for ${SECONDS} s; PostgREST down from ${(SECONDS / 3).toFixed(1)} s to ${((2 * SECONDS) / 3).toFixed(1)} s`);
+    log(
+      `(c) ${SUBMIT_CLIENTS} clients submitting for ${SECONDS} s; PostgREST down from ${(SECONDS / 3).toFixed(1)} s to ${((2 * SECONDS) / 3).toFixed(1)} s`,
+    );
     const agent = new http.Agent({ keepAlive: true, maxSockets: SUBMIT_CLIENTS });
     const probeAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const started = performance.now();
@@ -167,14 +176,30 @@ async function faultPhase(report, failures) {
     // Windows by when each request ran: one that overlapped a stop or start of PostgREST is "switch"
     // (its insert may have run before the switch and its page after it).
     const window = (sample) =>
-      sample.at < events.stopAt ? 'before' : sample.start > events.stopped && sample.at < events.startAt ? 'down' : sample.start > events.started ? 'after' : 'switch';
+      sample.at < events.stopAt
+        ? 'before'
+        : sample.start > events.stopped && sample.at < events.startAt
+          ? 'down'
+          : sample.start > events.started
+            ? 'after'
+            : 'switch';
     const windows = {};
     for (const name of ['before', 'down', 'after', 'switch']) {
       const inWindow = samples.filter((sample) => window(sample) === name);
-      const length = name === 'before' ? events.stopAt - started : name === 'down' ? events.startAt - events.stopped : name === 'after' ? ended - events.started : null;
+      const length =
+        name === 'before'
+          ? events.stopAt - started
+          : name === 'down'
+            ? events.startAt - events.stopped
+            : name === 'after'
+              ? ended - events.started
+              : null;
       windows[name] = summarize(inWindow, length === null ? null : Math.max(length, 1) / 1000);
     }
-    const recovered = samples.filter((sample) => sample.at > events.started && sample.outcome === 'accepted').map((sample) => sample.at).sort((a, b) => a - b)[0];
+    const recovered = samples
+      .filter((sample) => sample.at > events.started && sample.outcome === 'accepted')
+      .map((sample) => sample.at)
+      .sort((a, b) => a - b)[0];
     const rows = await stack.query(REQUEST_ROWS);
     const check = reconcile('c', rows, tracker.accepted, tracker.failed);
     report.phases.c = {
@@ -189,25 +214,35 @@ async function faultPhase(report, failures) {
       serverAlive: server.running(),
       store: check,
       // What the server logged about failed inserts (the backend's own words), newest last.
-      serverLog: server.output().split('\n').filter((line) => /failed|error/i.test(line)).slice(-12),
+      serverLog: server
+        .output()
+        .split('\n')
+        .filter((line) => /failed|error/i.test(line))
+        .slice(-12),
     };
     const c = report.phases.c;
     if (!c.serverAlive) failures.push('(c) the server died');
     if (c.pageProbe.errors) failures.push(`(c) ${c.pageProbe.errors} page loads failed during the run`);
-    if (windows.before.errors || windows.before.failed) failures.push(`(c) ${windows.before.errors + windows.before.failed} submissions failed before the fault`);
-    if (windows.down.accepted || !windows.down.failed) failures.push(`(c) while PostgREST was down: ${windows.down.accepted} accepted, ${windows.down.failed} failure messages`);
+    if (windows.before.errors || windows.before.failed)
+      failures.push(`(c) ${windows.before.errors + windows.before.failed} submissions failed before the fault`);
+    if (windows.down.accepted || !windows.down.failed)
+      failures.push(`(c) while PostgREST was down: ${windows.down.accepted} accepted, ${windows.down.failed} failure messages`);
     if (windows.down.errors) failures.push(`(c) ${windows.down.errors} errors (not the failure message) while PostgREST was down`);
     // A restarted backend may refuse a few requests while its connections come up; after that, nothing may fail.
     const settled = samples.filter((sample) => window(sample) === 'after' && sample.start > events.started + SETTLE_MS);
-    const unsettled = samples.filter((sample) => window(sample) === 'after' && sample.outcome !== 'accepted').map((sample) => Math.round(sample.start - events.started));
+    const unsettled = samples
+      .filter((sample) => window(sample) === 'after' && sample.outcome !== 'accepted')
+      .map((sample) => Math.round(sample.start - events.started));
     c.failuresAfterRestartStartedMsAfterIt = unsettled;
     if (!windows.after.accepted) failures.push('(c) nothing was accepted after the restart');
     if (windows.after.errors) failures.push(`(c) ${windows.after.errors} errors (not the failure message) after the restart`);
     const late = settled.filter((sample) => sample.outcome !== 'accepted').length;
     if (late) failures.push(`(c) ${late} submissions failed more than ${SETTLE_MS} ms after PostgREST was back`);
-    if (check.lost || check.malformed || check.doubled) failures.push(`(c) ${check.lost} lost, ${check.malformed} malformed, ${check.doubled} doubled rows`);
+    if (check.lost || check.malformed || check.doubled)
+      failures.push(`(c) ${check.lost} lost, ${check.malformed} malformed, ${check.doubled} doubled rows`);
     if (check.stored !== check.accepted + check.unacknowledged) failures.push('(c) stored rows do not add up');
-    if (check.unacknowledged) log(`(c) note: ${check.unacknowledged} rows stored although the visitor was told it failed (answer lost at the switch)`);
+    if (check.unacknowledged)
+      log(`(c) note: ${check.unacknowledged} rows stored although the visitor was told it failed (answer lost at the switch)`);
   } finally {
     await server?.stop();
     await stack.close();
@@ -217,7 +252,6 @@ async function faultPhase(report, failures) {
 
 // ---------------------------------------------------------------------------------------------------
 // Report
-
 
 function print(report) {
   const line = (label, s, store) => [
@@ -235,7 +269,9 @@ function print(report) {
     store?.doubled ?? '',
     store?.malformed ?? '',
   ];
-  const rows = [['phase', 'requests', 'ok', 'ok/s', 'failed', 'errors', 'p50 ms', 'p99 ms', 'max ms', 'stored', 'lost', 'doubled', 'half-written']];
+  const rows = [
+    ['phase', 'requests', 'ok', 'ok/s', 'failed', 'errors', 'p50 ms', 'p99 ms', 'max ms', 'stored', 'lost', 'doubled', 'half-written'],
+  ];
   const { a, b, c, d, e } = report.phases;
   if (a) rows.push(line(`(a) submit x${a.clients}`, a.submit, a.store));
   if (b) rows.push(line(`(b) GET / x${b.clients.page}`, b.page), line(`(b) submit x${b.clients.submit}`, b.submit, b.store));
@@ -248,15 +284,20 @@ function print(report) {
   if (e) rows.push(line(`(e) killed x${e.clients}`, e.submit, e.store));
   console.log(`\nLoad test, ${report.seconds} s per phase, build ${report.distDir}, ${report.machine}`);
   console.log(table(rows));
-  if (report.firstWriteMs !== undefined) console.log(`first write after a start (store opened at start, target ≤ 500 ms): ${report.firstWriteMs} ms`);
+  if (report.firstWriteMs !== undefined)
+    console.log(`first write after a start (store opened at start, target ≤ 500 ms): ${report.firstWriteMs} ms`);
   if (c) {
     console.log(
       `(c) PostgREST down ${c.postgrestDownSeconds} s; restart took ${c.restartSeconds} s; first success ${c.firstSuccessAfterRestartMs} ms after it was up; ` +
         `server alive: ${c.serverAlive}; rows stored though the visitor saw a failure: ${c.store.unacknowledged}`,
     );
     if (c.failuresAfterRestartStartedMsAfterIt.length) {
-      console.log(`(c) failures after the restart, started this many ms after PostgREST was ready: ${c.failuresAfterRestartStartedMsAfterIt.join(', ')}`);
-      console.log(`    the server logged: ${[...new Set(c.serverLog.filter((line) => line.includes('message:')).map((line) => line.trim()))].join(' | ')}`);
+      console.log(
+        `(c) failures after the restart, started this many ms after PostgREST was ready: ${c.failuresAfterRestartStartedMsAfterIt.join(', ')}`,
+      );
+      console.log(
+        `    the server logged: ${[...new Set(c.serverLog.filter((line) => line.includes('message:')).map((line) => line.trim()))].join(' | ')}`,
+      );
     }
   }
   if (d) {
@@ -272,7 +313,9 @@ function print(report) {
     );
   }
   const errorKinds = Object.entries(report.phases).flatMap(([phase, data]) =>
-    ['submit', 'page'].flatMap((kind) => Object.entries(data[kind]?.errorKinds ?? {}).map(([error, count]) => `(${phase}) ${kind}: ${error} x${count}`)),
+    ['submit', 'page'].flatMap((kind) =>
+      Object.entries(data[kind]?.errorKinds ?? {}).map(([error, count]) => `(${phase}) ${kind}: ${error} x${count}`),
+    ),
   );
   if (errorKinds.length) console.log(`errors: ${errorKinds.join('; ')}`);
 }

@@ -27,7 +27,8 @@ const SITE_DIST_DIR = process.env.MEASURE_DIST_DIR || '.next-measure';
 const BUDGET_BYTES = 20 * 1024;
 const log = (line: string) => console.log(`[measure] ${line}`);
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-const version = (name: string) => (JSON.parse(readFileSync(path.join(APP_ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+const version = (name: string) =>
+  (JSON.parse(readFileSync(path.join(APP_ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** A clean build of `dir`, then the bytes of each of `routes` on `next start`. */
 async function measure(label: string, dir: string, distDir: string, routes: readonly string[]) {
@@ -45,13 +46,17 @@ async function measure(label: string, dir: string, distDir: string, routes: read
 }
 
 const fixtureOnly = process.argv.includes('--fixture-only');
-const measured = [...(fixtureOnly ? [] : [await measure('site', APP_ROOT, SITE_DIST_DIR, PUBLIC_PATHS)]), await measure('fixture', FIXTURE_DIR, '.next', ['/'])];
+const measured = [
+  ...(fixtureOnly ? [] : [await measure('site', APP_ROOT, SITE_DIST_DIR, PUBLIC_PATHS)]),
+  await measure('fixture', FIXTURE_DIR, '.next', ['/']),
+];
 const floor = measured.at(-1)!.bytes[0]!;
 writeFileSync(
   path.join(APP_ROOT, 'bench', 'fixture-floor.json'),
   `${JSON.stringify(
     {
-      comment: 'gzip bytes a first load of the empty page of bench/fixture downloads; written by npm run measure:build, read by tests/e2e/budget.spec.ts. Re-measure after a Next or React upgrade.',
+      comment:
+        'gzip bytes a first load of the empty page of bench/fixture downloads; written by npm run measure:build, read by tests/e2e/budget.spec.ts. Re-measure after a Next or React upgrade.',
       next: version('next'),
       react: version('react'),
       route: '/',
@@ -65,13 +70,30 @@ writeFileSync(
   )}\n`,
 );
 const rows = measured.flatMap((app) =>
-  app.bytes.map((page, i) => [i ? '' : app.label, page.route, i ? '' : `${app.buildSeconds} s`, i ? '' : `${app.peakRssMB} MB`, i ? '' : `${app.peakProcessRssMB} MB`, kb(page.js), kb(page.css), kb(page.html)]),
+  app.bytes.map((page, i) => [
+    i ? '' : app.label,
+    page.route,
+    i ? '' : `${app.buildSeconds} s`,
+    i ? '' : `${app.peakRssMB} MB`,
+    i ? '' : `${app.peakProcessRssMB} MB`,
+    kb(page.js),
+    kb(page.css),
+    kb(page.html),
+  ]),
 );
 console.log(`\n${table([['', 'route', 'build', 'peak tree RSS', 'largest process', 'JS gzip', 'CSS gzip', 'HTML gzip'], ...rows])}\n`);
 if (!fixtureOnly) {
   const siteJs = measured[0]!.bytes[0]!.js;
   const limit = floor.js + BUDGET_BYTES;
-  console.log(`/ loads ${kb(siteJs)} of gzip JS; the empty page ${kb(floor.js)}; budget floor + 20 KB = ${kb(limit)}: ${siteJs <= limit ? `within, ${kb(limit - siteJs)} to spare` : `OVER by ${kb(siteJs - limit)}`}`);
-  const report = { next: version('next'), react: version('react'), apps: measured, budgetBytes: BUDGET_BYTES, floorPlus20KB: siteJs <= limit };
+  console.log(
+    `/ loads ${kb(siteJs)} of gzip JS; the empty page ${kb(floor.js)}; budget floor + 20 KB = ${kb(limit)}: ${siteJs <= limit ? `within, ${kb(limit - siteJs)} to spare` : `OVER by ${kb(siteJs - limit)}`}`,
+  );
+  const report = {
+    next: version('next'),
+    react: version('react'),
+    apps: measured,
+    budgetBytes: BUDGET_BYTES,
+    floorPlus20KB: siteJs <= limit,
+  };
   writeFileSync(path.join(APP_ROOT, 'bench', 'build-report.json'), `${JSON.stringify(report, null, 2)}\n`);
 }

@@ -76,7 +76,15 @@ function medianRound(rounds, perSecond) {
   return { ...sorted[Math.floor(sorted.length / 2)], rounds: rounds.map(perSecond) };
 }
 
-const report = { date: new Date().toISOString(), seconds: SECONDS, rounds: ROUNDS, clients: CLIENTS, machine: `${os.cpus().length} CPUs, Node ${process.version}`, store: {}, site: {} };
+const report = {
+  date: new Date().toISOString(),
+  seconds: SECONDS,
+  rounds: ROUNDS,
+  clients: CLIENTS,
+  machine: `${os.cpus().length} CPUs, Node ${process.version}`,
+  store: {},
+  site: {},
+};
 const raw = { store: { on: [], off: [] }, site: { on: [], off: [] } };
 for (let round = 1; round <= ROUNDS; round += 1) {
   for (const setting of SETTINGS) {
@@ -102,10 +110,18 @@ report.costPercent = {
 await mkdir(path.dirname(REPORT), { recursive: true });
 await writeFile(REPORT, `${JSON.stringify(report, null, 2)}\n`);
 
-const row = (label, s) => `${label.padEnd(28)} ${String(s.acceptedPerSecond).padStart(8)}/s  p50 ${String(s.p50).padStart(7)} ms  p99 ${String(s.p99).padStart(7)} ms  errors ${s.errors + s.failed}`;
+const row = (label, s) =>
+  `${label.padEnd(28)} ${String(s.acceptedPerSecond).padStart(8)}/s  p50 ${String(s.p50).padStart(7)} ms  p99 ${String(s.p99).padStart(7)} ms  errors ${s.errors + s.failed}`;
 console.log(`\nDurability cost, ${CLIENTS} concurrent writers, median of ${ROUNDS} rounds of ${SECONDS} s, ${report.machine}`);
-for (const setting of SETTINGS) console.log(`${row(`store only, fsync ${setting}`, report.store[setting])}  rounds ${report.store[setting].rounds.join(', ')}`);
-for (const setting of SETTINGS) console.log(`${row(`site form, STORE_FSYNC=${setting}`, report.site[setting].submit)}  rounds ${report.site[setting].rounds.join(', ')}`);
-for (const setting of SETTINGS) console.log(`first write after a start, STORE_FSYNC=${setting}: ${report.site[setting].firstWriteMs} ms (${report.site[setting].firstOutcome})`);
-console.log(`fsync costs ${report.costPercent.store}% of the store's inserts/s and ${report.costPercent.site}% of the site's submissions/s`);
+for (const setting of SETTINGS)
+  console.log(`${row(`store only, fsync ${setting}`, report.store[setting])}  rounds ${report.store[setting].rounds.join(', ')}`);
+for (const setting of SETTINGS)
+  console.log(`${row(`site form, STORE_FSYNC=${setting}`, report.site[setting].submit)}  rounds ${report.site[setting].rounds.join(', ')}`);
+for (const setting of SETTINGS)
+  console.log(
+    `first write after a start, STORE_FSYNC=${setting}: ${report.site[setting].firstWriteMs} ms (${report.site[setting].firstOutcome})`,
+  );
+console.log(
+  `fsync costs ${report.costPercent.store}% of the store's inserts/s and ${report.costPercent.site}% of the site's submissions/s`,
+);
 console.log(`report: ${path.relative(ROOT, REPORT)}`);

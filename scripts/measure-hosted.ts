@@ -63,8 +63,20 @@ const shows = async (page: Page, text: string) => (await page.locator('article')
 const edits = envInt('HOSTED_EDITS', 20);
 // The build has this port inlined (SANITY_API_HOST), so the lake must listen there.
 const lake = await startContentLake({ file: path.join(ROOT, 'content', 'production.ndjson'), port: LAKE_PORT, token: LAKE_TOKEN });
-const client = createClient({ ...LAKE_PROJECT, apiHost: lake.apiHost, useProjectHostname: false, apiVersion: SANITY_API_VERSION, token: LAKE_TOKEN, useCdn: false });
-const server = await startAppServer({ ...hostedEnv(), NEXT_DIST_DIR: HOSTED_DIST_DIR, SANITY_REVALIDATE_SECRET: WEBHOOK_SECRET, DATA_DIR: path.join(ROOT, '.data', 'measure-hosted') });
+const client = createClient({
+  ...LAKE_PROJECT,
+  apiHost: lake.apiHost,
+  useProjectHostname: false,
+  apiVersion: SANITY_API_VERSION,
+  token: LAKE_TOKEN,
+  useCdn: false,
+});
+const server = await startAppServer({
+  ...hostedEnv(),
+  NEXT_DIST_DIR: HOSTED_DIST_DIR,
+  SANITY_REVALIDATE_SECRET: WEBHOOK_SECRET,
+  DATA_DIR: path.join(ROOT, '.data', 'measure-hosted'),
+});
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 try {
   const published = (await client.getDocument<Policy>('privacyPolicy'))!;
@@ -78,7 +90,11 @@ try {
       await client.createOrReplace(withIntro(published, 'privacyPolicy', text));
       const payload = JSON.stringify({ _type: 'privacyPolicy', _id: 'privacyPolicy' });
       const signature = await encodeSignatureHeader(payload, Date.now(), WEBHOOK_SECRET);
-      const answer = await fetch(`${server.origin}/api/revalidate`, { method: 'POST', headers: { [SIGNATURE_HEADER_NAME]: signature }, body: payload });
+      const answer = await fetch(`${server.origin}/api/revalidate`, {
+        method: 'POST',
+        headers: { [SIGNATURE_HEADER_NAME]: signature },
+        body: payload,
+      });
       if (!answer.ok) throw new Error(`the webhook answered ${answer.status}: ${await answer.text()}`);
     },
     async (text) => {
@@ -102,18 +118,31 @@ try {
     edits,
     async (text) => void (await client.createOrReplace(withIntro(published, 'drafts.privacyPolicy', text))),
     async (text) =>
-      void (await reviewer.waitForFunction((expected) => document.querySelector('article')?.textContent?.includes(expected), text, { polling: 'raf', timeout: VISIBLE_TIMEOUT_MS })),
+      void (await reviewer.waitForFunction((expected) => document.querySelector('article')?.textContent?.includes(expected), text, {
+        polling: 'raf',
+        timeout: VISIBLE_TIMEOUT_MS,
+      })),
   );
   const reloaded = !(await reviewer.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument));
 
   const rows = [['measure', 'result', 'target', '']];
   let met = true;
-  for (const [name, times] of [['publish → open tab (next load)', publishTimes], ['draft edit → preview (no reload)', previewTimes]] as const) {
+  for (const [name, times] of [
+    ['publish → open tab (next load)', publishTimes],
+    ['draft edit → preview (no reload)', previewTimes],
+  ] as const) {
     const worst = Math.max(...times);
     met &&= worst <= TARGET_WORST_MS;
-    rows.push([name, `median ${median(times)} ms, worst ${worst} ms (${times.length} edits)`, `worst <= ${TARGET_WORST_MS} ms`, verdict(worst <= TARGET_WORST_MS)]);
+    rows.push([
+      name,
+      `median ${median(times)} ms, worst ${worst} ms (${times.length} edits)`,
+      `worst <= ${TARGET_WORST_MS} ms`,
+      verdict(worst <= TARGET_WORST_MS),
+    ]);
   }
-  process.stdout.write(`measure:hosted  ${new Date().toISOString()}  local Content Lake, Chromium (Playwright), hosted build on next start\n\n${table(rows)}\n`);
+  process.stdout.write(
+    `measure:hosted  ${new Date().toISOString()}  local Content Lake, Chromium (Playwright), hosted build on next start\n\n${table(rows)}\n`,
+  );
   process.stdout.write(`the preview ${reloaded ? 'was reloaded' : 'was never reloaded: every draft edit arrived through Sanity Live'}\n`);
   met &&= !reloaded;
   if (process.argv.includes('--strict') && !met) process.exitCode = 1;

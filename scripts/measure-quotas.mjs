@@ -37,7 +37,10 @@ const CLIENTS = 20;
 const LIFTED = { clientMax: 1e9, siteMax: 1e9, windowSeconds: 600 };
 const VARIANTS = ['without', 'with'];
 /** What the quota migration added to the insert path; dropping it leaves today's. */
-const DROP_QUOTA_TRIGGERS = ['drop trigger take_quota on public.support_requests', 'drop trigger take_quota on public.newsletter_subscribers'];
+const DROP_QUOTA_TRIGGERS = [
+  'drop trigger take_quota on public.support_requests',
+  'drop trigger take_quota on public.newsletter_subscribers',
+];
 
 const log = (...args) => console.log(`[quotas ${new Date().toISOString().slice(11, 19)}]`, ...args);
 const clientKey = (client) => `198.51.100.${client + 1}`;
@@ -47,7 +50,9 @@ const row = () => ({ ...visitorFields('q', ++sequence), type: 'feedback' });
 /** Counts what a run stored: every insert must have been stored (none refused, none lost). */
 async function check(label, summary, stored) {
   if (summary.errors || summary.failed || stored !== summary.accepted) {
-    throw new Error(`${label}: ${summary.accepted} accepted, ${stored} stored, ${summary.errors} errors ${JSON.stringify(summary.errorKinds)}`);
+    throw new Error(
+      `${label}: ${summary.accepted} accepted, ${stored} stored, ${summary.errors} errors ${JSON.stringify(summary.errorKinds)}`,
+    );
   }
 }
 
@@ -70,7 +75,9 @@ async function storeOnly(variant, fsync) {
     // else runs on the machine than inserts per second are.
     const cpu = process.cpuUsage();
     const samples = await run(CLIENTS, SECONDS, (client) =>
-      timed(() => (variant === 'with' ? insertAsAnon(db, 'support_requests', row(), clientKey(client)) : insertAsAnon(db, 'support_requests', row()))),
+      timed(() =>
+        variant === 'with' ? insertAsAnon(db, 'support_requests', row(), clientKey(client)) : insertAsAnon(db, 'support_requests', row()),
+      ),
     );
     const used = process.cpuUsage(cpu);
     const summary = { ...summarize(samples, SECONDS), cpuUsPerInsert: Math.round((used.user + used.system) / samples.length) };
@@ -87,7 +94,9 @@ async function postgrest(variant) {
   const stack = await startSupabaseStack({ quotas: { ...LIFTED } });
   try {
     if (variant === 'without') for (const sql of DROP_QUOTA_TRIGGERS) await stack.query(sql);
-    const supabase = createClient(stack.url, stack.publishableKey, { auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false } });
+    const supabase = createClient(stack.url, stack.publishableKey, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    });
     const samples = await run(CLIENTS, SECONDS, (client) =>
       timed(async () => {
         const insert = supabase.from('support_requests').insert(row());
@@ -122,7 +131,14 @@ for (let round = 1; round <= ROUNDS; round += 1) {
 }
 
 const cost = (withQuotas, without) => Math.round((1 - withQuotas / without) * 1000) / 10;
-const report = { date: new Date().toISOString(), seconds: SECONDS, rounds: ROUNDS, clients: CLIENTS, machine: `${os.cpus().length} CPUs, Node ${process.version}`, targets: {} };
+const report = {
+  date: new Date().toISOString(),
+  seconds: SECONDS,
+  rounds: ROUNDS,
+  clients: CLIENTS,
+  machine: `${os.cpus().length} CPUs, Node ${process.version}`,
+  targets: {},
+};
 for (const { name } of TARGETS) {
   const perSecond = (variant) => raw[name][variant].map((summary) => summary.acceptedPerSecond);
   const p50 = (variant) => median(raw[name][variant].map((summary) => summary.p50));
@@ -141,7 +157,9 @@ for (const { name } of TARGETS) {
 await mkdir(path.dirname(REPORT), { recursive: true });
 await writeFile(REPORT, `${JSON.stringify(report, null, 2)}\n`);
 
-console.log(`\nQuota cost, ${CLIENTS} concurrent writers (one client key each), median of ${ROUNDS} rounds of ${SECONDS} s, ${report.machine}`);
+console.log(
+  `\nQuota cost, ${CLIENTS} concurrent writers (one client key each), median of ${ROUNDS} rounds of ${SECONDS} s, ${report.machine}`,
+);
 console.log(
   table([
     ['', 'without quotas', 'with quotas', 'cost', 'p50 without / with (ms)', 'CPU µs/insert without / with', 'rounds without | with'],

@@ -35,13 +35,25 @@ const dir = path.join(APP_ROOT, 'bench', '.tmp', `stack-${process.pid}`);
 stopOnSignals(() => rm(dir, { recursive: true, force: true }));
 const secret = randomBytes(16).toString('hex');
 const contentFile = await seedCopy(dir);
-const env = { ...process.env, DATA_DIR: path.join(dir, 'data'), CONTENT_FILE: contentFile, SANITY_REVALIDATE_SECRET: secret, RATE_LIMIT_MAX: '100000000' };
+const env = {
+  ...process.env,
+  DATA_DIR: path.join(dir, 'data'),
+  CONTENT_FILE: contentFile,
+  SANITY_REVALIDATE_SECRET: secret,
+  RATE_LIMIT_MAX: '100000000',
+};
 const stack = await startStack({ port: await freePort(), runDir: path.join(dir, 'run'), env, log });
 
 const phases: { phase: string; appRssMiB: number; appPeakMiB: number; nginxRssMiB: number; detail: string }[] = [];
 function sample(phase: string, detail = '') {
   const app = memory(stack.appPid()!);
-  phases.push({ phase, appRssMiB: mib(app.rssBytes), appPeakMiB: mib(app.peakRssBytes), nginxRssMiB: mib(treeRss(stack.nginxPid!).total), detail });
+  phases.push({
+    phase,
+    appRssMiB: mib(app.rssBytes),
+    appPeakMiB: mib(app.peakRssBytes),
+    nginxRssMiB: mib(treeRss(stack.nginxPid!).total),
+    detail,
+  });
   log(`${phase}: ${JSON.stringify(phases.at(-1))}`);
 }
 

@@ -4,11 +4,12 @@
  *
  *   1. TypeGen     schema.json and sanity.types.ts are what `npm run typegen` produces
  *   2. Types       tsc --noEmit
- *   3. Unit        vitest run (unit, SQL and contract tests)
- *   4. Build       next build, twice: the embedded default (.next), and the site configured for a Sanity
+ *   3. Lint        eslint with 0 warnings, and prettier --check (what `npm run lint` runs)
+ *   4. Unit        vitest run (unit, SQL and contract tests)
+ *   5. Build       next build, twice: the embedded default (.next), and the site configured for a Sanity
  *                  project whose Content Lake is the local stand-in (.next-hosted); skipped when
  *                  SKIP_BUILD=1 and both builds exist
- *   5. Browser     playwright test (against those builds, in /usr/bin/chromium or CHROMIUM_PATH)
+ *   6. Browser     playwright test (against those builds, in /usr/bin/chromium or CHROMIUM_PATH)
  *
  * The environment (CI included) is passed on unchanged; tools print their own summaries.
  */
@@ -36,6 +37,7 @@ const env = {
 const STEPS = [
   { title: 'TypeGen output is up to date', run: typegen },
   { title: 'Type check (tsc --noEmit)', run: () => exec('tsc', ['--noEmit']) },
+  { title: 'Lint and format (eslint --max-warnings=0, prettier --check)', run: lint },
   { title: 'Unit, SQL and contract tests (vitest run)', run: () => exec('vitest', ['run']) },
   { title: 'Production builds (next build: embedded, and hosted on the local Content Lake)', run: build },
   { title: 'Browser tests (playwright test)', run: () => exec('playwright', ['test']) },
@@ -62,10 +64,21 @@ function execQuiet(tool, args) {
     return 1;
   }
   const progress = /^\s*(- .*…(\s*\([\d.]+%\))?|└─ Processed \d+ of \d+ files.*)$/;
-  const keep = (text) => text.split('\n').filter((line) => !progress.test(line)).join('\n');
+  const keep = (text) =>
+    text
+      .split('\n')
+      .filter((line) => !progress.test(line))
+      .join('\n');
   process.stdout.write(keep(result.stdout ?? ''));
   process.stderr.write(keep(result.stderr ?? ''));
   return result.status ?? 1;
+}
+
+/** What `npm run lint` checks; both run even when ESLint fails, so one run reports every problem. */
+function lint() {
+  const eslint = exec('eslint', ['--max-warnings=0', '.']);
+  const prettier = exec('prettier', ['--check', '.']);
+  return eslint || prettier;
 }
 
 function git(args) {

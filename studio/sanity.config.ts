@@ -31,9 +31,7 @@ export default defineConfig({
   },
   document: {
     actions: (actions, { schemaType }) =>
-      singletonTypes.includes(schemaType)
-        ? actions.filter(({ action }) => action !== undefined && singletonActions.has(action))
-        : actions,
+      singletonTypes.includes(schemaType) ? actions.filter(({ action }) => action !== undefined && singletonActions.has(action)) : actions,
     newDocumentOptions: (options, { creationContext }) =>
       creationContext.type === 'global' ? options.filter(({ templateId }) => !singletonTypes.includes(templateId)) : options,
   },

@@ -13,6 +13,11 @@ export const structure: StructureResolver = (S) =>
           S.listItem()
             .title(type.title ?? type.name)
             .id(type.name)
-            .child(S.document().schemaType(type.name).documentId(type.name).title(type.title ?? type.name)),
+            .child(
+              S.document()
+                .schemaType(type.name)
+                .documentId(type.name)
+                .title(type.title ?? type.name),
+            ),
         ),
     );

@@ -29,7 +29,8 @@ async function count(table: string): Promise<number> {
 describe('support_requests as anon', () => {
   it('allows inserting a request, stored with status new', async () => {
     await insertAsAnon(db, 'support_requests', request);
-    const row = (await db.query<Record<string, unknown>>('select * from public.support_requests order by created_at desc limit 1')).rows[0]!;
+    const row = (await db.query<Record<string, unknown>>('select * from public.support_requests order by created_at desc limit 1'))
+      .rows[0]!;
     expect(row).toMatchObject({ ...request, status: 'new' });
     expect(row.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(row.created_at).toBeInstanceOf(Date);
@@ -78,7 +79,8 @@ describe('support_requests: a repeat is stored once', () => {
   }
   let windowMinutes: number;
   beforeAll(async () => {
-    windowMinutes = (await db.query<{ m: number }>('select extract(epoch from public.support_request_repeat_window())::int / 60 as m')).rows[0]!.m;
+    windowMinutes = (await db.query<{ m: number }>('select extract(epoch from public.support_request_repeat_window())::int / 60 as m'))
+      .rows[0]!.m;
   });
 
   it('without a key, the same email, type, subject and message are one request within the window', async () => {
@@ -113,7 +115,7 @@ describe('support_requests: a repeat is stored once', () => {
   it('keeps the fields apart: a subject ending like the message begins is not the same request', async () => {
     await insertAsAnon(db, 'support_requests', { ...request, subject: 'Split A', message: 'B C' });
     await insertAsAnon(db, 'support_requests', { ...request, subject: 'Split A B', message: 'C' });
-    expect(await rowsWith('Split A') + (await rowsWith('Split A B'))).toBe(2);
+    expect((await rowsWith('Split A')) + (await rowsWith('Split A B'))).toBe(2);
   });
 
   it('with a key, the same form sending the same text is one request even after the window', async () => {
@@ -168,7 +170,11 @@ describe('newsletter_subscribers as anon', () => {
   });
 
   it('cannot read, change or delete subscribers', async () => {
-    for (const sql of ['select email from public.newsletter_subscribers', 'delete from public.newsletter_subscribers', "update public.newsletter_subscribers set email = 'x'"]) {
+    for (const sql of [
+      'select email from public.newsletter_subscribers',
+      'delete from public.newsletter_subscribers',
+      "update public.newsletter_subscribers set email = 'x'",
+    ]) {
       await expect(asAnon(sql)).rejects.toMatchObject({ code: '42501' });
     }
   });

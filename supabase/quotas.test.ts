@@ -43,7 +43,11 @@ const request = (n: number | string) => ({
 });
 
 /** Inserts as anon, as the store does, counted against `clientKey`; resolves to the error's code, or 'stored'. */
-async function send(table: 'support_requests' | 'newsletter_subscribers', row: Record<string, string>, clientKey?: string): Promise<string> {
+async function send(
+  table: 'support_requests' | 'newsletter_subscribers',
+  row: Record<string, string>,
+  clientKey?: string,
+): Promise<string> {
   try {
     await insertAsAnon(db, table, row as never, clientKey);
     return 'stored';
@@ -58,7 +62,12 @@ async function sendWithHeaders(row: Record<string, string>, headers: Record<stri
     await db.transaction(async (tx) => {
       await tx.query(`select set_config('request.headers', $1, true)`, [JSON.stringify(headers)]);
       await tx.exec('set local role anon');
-      await tx.query('insert into public.support_requests (email, subject, message, type) values ($1, $2, $3, $4)', [row.email, row.subject, row.message, row.type]);
+      await tx.query('insert into public.support_requests (email, subject, message, type) values ($1, $2, $3, $4)', [
+        row.email,
+        row.subject,
+        row.message,
+        row.type,
+      ]);
     });
     return 'stored';
   } catch (error) {
@@ -83,7 +92,10 @@ const ageCounters = (seconds: number) =>
 
 describe('quotas in the database', () => {
   it('a client stores 5 requests per window; the 6th is refused with PT429, and another client still gets in', async () => {
-    expect(await sendMany(CLIENT_MAX + 3, (n) => send('support_requests', request(n), '203.0.113.7'))).toEqual({ stored: CLIENT_MAX, PT429: 3 });
+    expect(await sendMany(CLIENT_MAX + 3, (n) => send('support_requests', request(n), '203.0.113.7'))).toEqual({
+      stored: CLIENT_MAX,
+      PT429: 3,
+    });
     expect(await count('support_requests')).toBe(CLIENT_MAX);
     const refused = await insertAsAnon(db, 'support_requests', request('again'), '203.0.113.7').catch((error: unknown) => error);
     expect(refused).toMatchObject({ code: 'PT429', message: expect.stringMatching(/client/) });
@@ -91,7 +103,10 @@ describe('quotas in the database', () => {
   });
 
   it('the site stores at most 100 rows per table per window whatever the addresses, and the other table has its own 100', async () => {
-    expect(await sendMany(SITE_MAX + 20, (n) => send('support_requests', request(n), `198.51.100.${n}`))).toEqual({ stored: SITE_MAX, PT429: 20 });
+    expect(await sendMany(SITE_MAX + 20, (n) => send('support_requests', request(n), `198.51.100.${n}`))).toEqual({
+      stored: SITE_MAX,
+      PT429: 20,
+    });
     const refused = await insertAsAnon(db, 'support_requests', request('late'), '192.0.2.1').catch((error: unknown) => error);
     expect(refused).toMatchObject({ code: 'PT429', message: expect.stringMatching(/site/) });
     // Without any address (a direct caller that sends none): the ceiling still holds.
@@ -105,7 +120,9 @@ describe('quotas in the database', () => {
   });
 
   it("PostgREST's headers: x-client-address (the site's), else the first x-forwarded-for entry, is the client", async () => {
-    const forwarded = await sendMany(CLIENT_MAX + 1, (n) => sendWithHeaders(request(`xff ${n}`), { 'x-forwarded-for': '203.0.113.9, 10.0.0.1' }));
+    const forwarded = await sendMany(CLIENT_MAX + 1, (n) =>
+      sendWithHeaders(request(`xff ${n}`), { 'x-forwarded-for': '203.0.113.9, 10.0.0.1' }),
+    );
     expect(forwarded).toEqual({ stored: CLIENT_MAX, PT429: 1 });
     // The same first entry behind another proxy is the same client.
     expect(await sendWithHeaders(request('xff other proxy'), { 'x-forwarded-for': '203.0.113.9' })).toBe('PT429');
@@ -125,7 +142,9 @@ describe('quotas in the database', () => {
   });
 
   it('the site ceiling rolls over with the window too', async () => {
-    expect(await sendMany(SITE_MAX, (n) => send('newsletter_subscribers', { email: `reader${n}@example.com` }, `198.51.100.${n}`))).toEqual({ stored: SITE_MAX });
+    expect(await sendMany(SITE_MAX, (n) => send('newsletter_subscribers', { email: `reader${n}@example.com` }, `198.51.100.${n}`))).toEqual(
+      { stored: SITE_MAX },
+    );
     expect(await send('newsletter_subscribers', { email: 'one.more@example.com' }, '192.0.2.2')).toBe('PT429');
     await ageCounters(600);
     expect(await send('newsletter_subscribers', { email: 'one.more@example.com' }, '192.0.2.2')).toBe('stored');
@@ -153,17 +172,29 @@ describe('quotas in the database', () => {
     expect(await send('support_requests', request('sixth'), '203.0.113.20')).toBe('PT429');
 
     expect(await send('newsletter_subscribers', { email: 'known@example.com' }, '203.0.113.21')).toBe('stored');
-    expect(await sendMany(CLIENT_MAX * 2, () => send('newsletter_subscribers', { email: 'KNOWN@example.com' }, '203.0.113.21'))).toEqual({ stored: CLIENT_MAX * 2 });
-    expect(await sendMany(CLIENT_MAX, (n) => send('newsletter_subscribers', { email: `new${n}@example.com` }, '203.0.113.21'))).toEqual({ stored: CLIENT_MAX - 1, PT429: 1 });
+    expect(await sendMany(CLIENT_MAX * 2, () => send('newsletter_subscribers', { email: 'KNOWN@example.com' }, '203.0.113.21'))).toEqual({
+      stored: CLIENT_MAX * 2,
+    });
+    expect(await sendMany(CLIENT_MAX, (n) => send('newsletter_subscribers', { email: `new${n}@example.com` }, '203.0.113.21'))).toEqual({
+      stored: CLIENT_MAX - 1,
+      PT429: 1,
+    });
   });
 
   it('a row the table refuses (a broken check) consumes no quota', async () => {
-    expect(await sendMany(CLIENT_MAX * 2, (n) => send('support_requests', { ...request(n), subject: 's'.repeat(201) }, '203.0.113.30'))).toEqual({ '23514': CLIENT_MAX * 2 });
-    expect(await sendMany(CLIENT_MAX + 1, (n) => send('support_requests', request(n), '203.0.113.30'))).toEqual({ stored: CLIENT_MAX, PT429: 1 });
+    expect(
+      await sendMany(CLIENT_MAX * 2, (n) => send('support_requests', { ...request(n), subject: 's'.repeat(201) }, '203.0.113.30')),
+    ).toEqual({ '23514': CLIENT_MAX * 2 });
+    expect(await sendMany(CLIENT_MAX + 1, (n) => send('support_requests', request(n), '203.0.113.30'))).toEqual({
+      stored: CLIENT_MAX,
+      PT429: 1,
+    });
   });
 
   it('concurrent inserts never exceed the ceiling', async () => {
-    const outcomes = await Promise.all(Array.from({ length: SITE_MAX * 3 }, (_, n) => send('support_requests', request(n), `198.51.100.${n % 250}`)));
+    const outcomes = await Promise.all(
+      Array.from({ length: SITE_MAX * 3 }, (_, n) => send('support_requests', request(n), `198.51.100.${n % 250}`)),
+    );
     expect(outcomes.filter((outcome) => outcome === 'stored')).toHaveLength(SITE_MAX);
     expect(outcomes.filter((outcome) => outcome === 'PT429')).toHaveLength(SITE_MAX * 2);
     expect(await count('support_requests')).toBe(SITE_MAX);
@@ -180,7 +211,9 @@ describe('quotas in the database', () => {
   it('the embedded store sets the limits from the app settings when it opens (RATE_LIMIT_*)', async () => {
     const store = await openStore(undefined, { quotas: { clientMax: 2, siteMax: 1_000_000_000, windowSeconds: 60 } });
     try {
-      const { rows } = await store.query('select table_name, site_max, client_max, window_seconds from private.quota_limits order by table_name');
+      const { rows } = await store.query(
+        'select table_name, site_max, client_max, window_seconds from private.quota_limits order by table_name',
+      );
       expect(rows).toEqual([
         { table_name: 'newsletter_subscribers', site_max: 1_000_000_000, client_max: 2, window_seconds: 60 },
         { table_name: 'support_requests', site_max: 1_000_000_000, client_max: 2, window_seconds: 60 },

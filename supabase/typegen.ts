@@ -39,7 +39,8 @@ const NONE = '{ [_ in never]: never }';
 
 function tsType(column: Column): string {
   const type = TS_TYPES[column.data_type];
-  if (!type) throw new Error(`supabase/typegen.ts: no TypeScript type for ${column.data_type} (${column.table_name}.${column.column_name})`);
+  if (!type)
+    throw new Error(`supabase/typegen.ts: no TypeScript type for ${column.data_type} (${column.table_name}.${column.column_name})`);
   return column.nullable ? `${type} | null` : type;
 }
 

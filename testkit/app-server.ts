@@ -102,7 +102,13 @@ export async function startAppServer(env: Record<string, string>, options: { por
       await server.kill();
       throw new Error(`the server did not answer within ${options.timeoutMs ?? 120_000} ms:\n${server.output()}`);
     }
-    if (await fetch(`${server.origin}/`).then((response) => response.ok, () => false)) return server;
+    if (
+      await fetch(`${server.origin}/`).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      return server;
     await sleep(200);
   }
 }

@@ -73,7 +73,10 @@ export default async function HomePage() {
           <ol className="mt-12 grid gap-6 md:grid-cols-3">
             {experience.steps.map((step, index) => (
               <li key={step._key} className="rounded-2xl bg-white p-6 shadow-sm">
-                <span className="inline-flex h-8 w-8 items-center justify-center rounded-full bg-brand-600 text-sm font-bold text-white" aria-hidden="true">
+                <span
+                  className="inline-flex h-8 w-8 items-center justify-center rounded-full bg-brand-600 text-sm font-bold text-white"
+                  aria-hidden="true"
+                >
                   {index + 1}
                 </span>
                 <h3 className="mt-4 text-lg font-semibold text-ink">{step.title}</h3>

@@ -20,10 +20,18 @@ describe('parseNdjson', () => {
   // Line numbers count blank lines too, so they match what an editor shows.
   it.each([
     ['bad JSON', [doc({ _id: 'a', _type: 't' }), '', '{"_id": "b", "_type": '], 'content/seed.ndjson:3 is not valid JSON'],
-    ['a line without _id', [doc({ _id: 'a', _type: 't' }), doc({ _type: 't' })], 'content/seed.ndjson:2 is not a Sanity document (needs string _id and _type)'],
+    [
+      'a line without _id',
+      [doc({ _id: 'a', _type: 't' }), doc({ _type: 't' })],
+      'content/seed.ndjson:2 is not a Sanity document (needs string _id and _type)',
+    ],
     ['a line without _type', [doc({ _id: 'a' })], 'content/seed.ndjson:1 is not a Sanity document (needs string _id and _type)'],
     ['a non-string _id', [doc({ _id: 7, _type: 't' })], 'content/seed.ndjson:1 is not a Sanity document (needs string _id and _type)'],
-    ['a line that is not an object', [doc({ _id: 'a', _type: 't' }), 'null'], 'content/seed.ndjson:2 is not a Sanity document (needs string _id and _type)'],
+    [
+      'a line that is not an object',
+      [doc({ _id: 'a', _type: 't' }), 'null'],
+      'content/seed.ndjson:2 is not a Sanity document (needs string _id and _type)',
+    ],
   ])('names the file and line for %s', (_case, lines, message) => {
     expect(() => parseNdjson(lines.join('\n'), 'content/seed.ndjson')).toThrow(message);
   });
@@ -132,7 +140,13 @@ describe('queryDataset keeps the last good content', () => {
   async function seedWith(file: string, edit: (doc: Record<string, any>) => Record<string, any> | null) {
     const { readFile } = await import('node:fs/promises');
     const docs = parseNdjson(await readFile(SEED, 'utf8')).map((d) => edit(structuredClone(d) as Record<string, any>));
-    await writeFile(file, docs.filter(Boolean).map((d) => JSON.stringify(d)).join('\n') + '\n');
+    await writeFile(
+      file,
+      docs
+        .filter(Boolean)
+        .map((d) => JSON.stringify(d))
+        .join('\n') + '\n',
+    );
   }
   const bump = async (file: string) => {
     const later = new Date(Date.now() + 10_000 + Math.random() * 10_000);

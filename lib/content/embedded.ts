@@ -1,7 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 
-import { evaluate, parse } from 'groq-js';
-
+import { evaluateGroq, parseGroq } from './groq-js.ts';
 import { CONTENT_TYPES } from './types.ts';
 
 /**
@@ -31,7 +30,12 @@ export function parseNdjson(text: string, file = 'dataset'): SanityDocument[] {
       } catch (error) {
         throw new Error(`${file}:${lineNumber} is not valid JSON`, { cause: error });
       }
-      if (typeof doc !== 'object' || doc === null || typeof (doc as SanityDocument)._id !== 'string' || typeof (doc as SanityDocument)._type !== 'string') {
+      if (
+        typeof doc !== 'object' ||
+        doc === null ||
+        typeof (doc as SanityDocument)._id !== 'string' ||
+        typeof (doc as SanityDocument)._type !== 'string'
+      ) {
         throw new Error(`${file}:${lineNumber} is not a Sanity document (needs string _id and _type)`);
       }
       return doc as SanityDocument;
@@ -87,14 +91,9 @@ export function applyPerspective(documents: SanityDocument[], perspective: Persp
   return [...byId.values()];
 }
 
-export async function queryDataset<T>(
-  file: string,
-  query: string,
-  params: Record<string, unknown>,
-  perspective: Perspective,
-): Promise<T> {
+export async function queryDataset<T>(file: string, query: string, params: Record<string, unknown>, perspective: Perspective): Promise<T> {
   const dataset = applyPerspective(await documentsOf(file), perspective);
-  const result = await evaluate(parse(query, { params }), { dataset, params });
+  const result = await evaluateGroq(parseGroq(query, { params }), { dataset, params });
   return (await result.get()) as T;
 }
 

@@ -51,7 +51,11 @@ export async function fetchContent<const Q extends keyof SanityQueries>(query: Q
  * A query's answer, cached until the publish webhook revalidates one of its tags (no time limit). In
  * draft mode Next runs it on every request and stores nothing.
  */
-async function cachedContent<const Q extends keyof SanityQueries>(query: Q, type: ContentType, { perspective, stega }: FetchOptions): Promise<QueryResult<Q>> {
+async function cachedContent<const Q extends keyof SanityQueries>(
+  query: Q,
+  type: ContentType,
+  { perspective, stega }: FetchOptions,
+): Promise<QueryResult<Q>> {
   'use cache';
   const tags = [...FETCH_TAGS[type]];
   cacheTag(...tags);

@@ -29,7 +29,9 @@ export const getLandingPage = cache(async () => {
   return toLandingView(required(page, 'landingPage'), settings);
 });
 
-export const getSupportPage = cache(async () => toSupportView(required(await fetchContent(SUPPORT_PAGE_QUERY, 'supportPage'), 'supportPage')));
+export const getSupportPage = cache(async () =>
+  toSupportView(required(await fetchContent(SUPPORT_PAGE_QUERY, 'supportPage'), 'supportPage')),
+);
 
 export const getPrivacyPolicy = cache(async () => {
   const [settings, page] = await Promise.all([settingsResult(), fetchContent(PRIVACY_POLICY_QUERY, 'privacyPolicy')]);

@@ -217,7 +217,10 @@ describe('PRIVACY_POLICY_QUERY over the seed', () => {
     for (const section of sections) {
       const body = present(section.body, `body of ${section.heading}`);
       expect(body.length, section.heading ?? '').toBeGreaterThan(0);
-      expect(body.every((block) => block._type === 'block' && Array.isArray(block.children)), section.heading ?? '').toBe(true);
+      expect(
+        body.every((block) => block._type === 'block' && Array.isArray(block.children)),
+        section.heading ?? '',
+      ).toBe(true);
       expect(plainText(body), section.heading ?? '').toMatch(NON_BLANK);
     }
   });

@@ -38,7 +38,9 @@ export async function validateContent(document: SanityDocument): Promise<Validat
 /** A marker's path written like `cards[_key=="k1"].requestType`. */
 export function markerPath(marker: ValidationMarker): string {
   return marker.path
-    .map((segment) => (typeof segment === 'object' && segment !== null && '_key' in segment ? `[_key=="${segment._key}"]` : `.${String(segment)}`))
+    .map((segment) =>
+      typeof segment === 'object' && segment !== null && '_key' in segment ? `[_key=="${segment._key}"]` : `.${String(segment)}`,
+    )
     .join('')
     .replace(/^\./, '');
 }

@@ -151,7 +151,9 @@ describe('fillTokens', () => {
 
 describe('fillTokens with several tokens (store lines, form messages)', () => {
   it('fills each named token and leaves the others as written', () => {
-    expect(fillTokens('{field} must be at most {max} characters.', { field: 'Subject', max: 200 })).toBe('Subject must be at most 200 characters.');
+    expect(fillTokens('{field} must be at most {max} characters.', { field: 'Subject', max: 200 })).toBe(
+      'Subject must be at most 200 characters.',
+    );
     expect(fillTokens('Search “{productName}” in the App Store', { productName: 'Hallway' })).toBe('Search “Hallway” in the App Store');
     expect(fillTokens('{field} and {unknown}', { field: 'Email' })).toBe('Email and {unknown}');
   });

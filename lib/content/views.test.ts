@@ -39,7 +39,9 @@ describe('the views of the seed', () => {
     const settings = toSettingsView(seed.settings);
     expect(settings.productName).toBe(seed.settings.productName);
     expect(settings.meta).toEqual({ name: seed.settings.productName, description: seed.settings.description });
-    expect(settings.headerLinks.map(({ label, href }) => [label, href])).toEqual(seed.settings.headerLinks?.map(({ label, href }) => [label, href]));
+    expect(settings.headerLinks.map(({ label, href }) => [label, href])).toEqual(
+      seed.settings.headerLinks?.map(({ label, href }) => [label, href]),
+    );
     expect(settings.footerColumns.flatMap((column) => column.links).length).toBeGreaterThan(0);
   });
 
@@ -67,7 +69,11 @@ describe('the views of the seed', () => {
       expect(faq.structuredData).toEqual({
         '@context': 'https://schema.org',
         '@type': 'FAQPage',
-        mainEntity: faq.items.map(({ question, answer }) => ({ '@type': 'Question', name: question, acceptedAnswer: { '@type': 'Answer', text: answer } })),
+        mainEntity: faq.items.map(({ question, answer }) => ({
+          '@type': 'Question',
+          name: question,
+          acceptedAnswer: { '@type': 'Answer', text: answer },
+        })),
       });
     }
   });
@@ -116,7 +122,8 @@ describe('stega markers (draft mode)', () => {
     expect(marked.support.faq.structuredData).toEqual(plain.support.faq.structuredData);
     // The date is an attribute and a formatted value; the label before it is visible text.
     expect({ ...marked.privacy.lastUpdated, label: '' }).toEqual({ ...plain.privacy.lastUpdated, label: '' });
-    const linkTargets = (view: typeof plain) => view.privacy.sections.flatMap(({ body }) => body.flatMap((block) => block.markDefs ?? []).map(({ href }) => href));
+    const linkTargets = (view: typeof plain) =>
+      view.privacy.sections.flatMap(({ body }) => body.flatMap((block) => block.markDefs ?? []).map(({ href }) => href));
     expect(linkTargets(plain).length).toBeGreaterThan(0);
     expect(linkTargets(marked)).toEqual(linkTargets(plain));
   });
@@ -126,15 +133,30 @@ describe('what an editor left empty', () => {
   it('renders as empty text and lists, with the default icon and request type', () => {
     const settings = { ...seed.settings, headerLinks: null, footerColumns: null, productName: null, description: null };
     const landing = toLandingView(
-      { hero: null, features: { heading: null, intro: null, cards: [{ _key: 'a', title: null, text: null, icon: null }] }, experience: null, faq: null, stayUpdated: null, seo: null },
+      {
+        hero: null,
+        features: { heading: null, intro: null, cards: [{ _key: 'a', title: null, text: null, icon: null }] },
+        experience: null,
+        faq: null,
+        stayUpdated: null,
+        seo: null,
+      },
       settings,
     );
-    expect(toSettingsView(settings)).toMatchObject({ productName: '', meta: { name: '', description: undefined }, headerLinks: [], footerColumns: [] });
+    expect(toSettingsView(settings)).toMatchObject({
+      productName: '',
+      meta: { name: '', description: undefined },
+      headerLinks: [],
+      footerColumns: [],
+    });
     expect(landing.hero).toMatchObject({ headline: '', scrollLabel: '' });
     expect(landing.features.cards).toEqual([{ _key: 'a', title: '', text: '', icon: 'radius' }]);
     expect(landing.faq).toMatchObject({ heading: '', items: [] });
     expect(landing.meta).toEqual({ title: '', description: undefined });
-    const support = toSupportView({ ...seed.support, cards: [{ _key: 'c', title: null, text: null, modalTitle: null, requestType: null }] });
+    const support = toSupportView({
+      ...seed.support,
+      cards: [{ _key: 'c', title: null, text: null, modalTitle: null, requestType: null }],
+    });
     expect(support.cards).toEqual([{ _key: 'c', title: '', text: '', modalTitle: '', requestType: 'issue' }]);
     expect(toPrivacyView({ title: null, lastUpdated: null, lastUpdatedLabel: null, sections: null, seo: null }, settings)).toEqual({
       meta: { title: '', description: undefined },
@@ -156,7 +178,11 @@ describe('the copy of the forms, the frame and the status pages', () => {
   it('settings: every form message by code, the field names, the 404 and error pages', () => {
     const settings = toSettingsView(seed.settings);
     expect(settings.messages.messages.failed).toBe(seed.settings.formMessages?.failed);
-    expect(settings.messages.fieldNames).toEqual({ email: seed.settings.fieldNames?.email, subject: seed.settings.fieldNames?.subject, message: seed.settings.fieldNames?.message });
+    expect(settings.messages.fieldNames).toEqual({
+      email: seed.settings.fieldNames?.email,
+      subject: seed.settings.fieldNames?.subject,
+      message: seed.settings.fieldNames?.message,
+    });
     expect(settings.notFound.heading).toBe(seed.settings.notFound?.heading);
     expect(settings.errorPage.retry).toBe(seed.settings.errorPage?.retry);
     expect(settings.chrome.skipLink).toBe(seed.settings.chrome?.skipLink);

@@ -48,7 +48,8 @@ export type PageMeta = { title: string; description: string | undefined };
 const pageMeta = (seo: Seo): PageMeta => ({ title: clean(seo?.title), description: cleanOrNull(seo?.description) ?? undefined });
 
 /** Links as editors enter them: a site path, an https:// or mailto: address, or nothing yet (href null). */
-const links = (list: Maybe<Link[]>) => (list ?? []).map((link) => ({ _key: link._key, label: text(link.label), href: cleanOrNull(link.href) }));
+const links = (list: Maybe<Link[]>) =>
+  (list ?? []).map((link) => ({ _key: link._key, label: text(link.label), href: cleanOrNull(link.href) }));
 
 /** A FAQ with its FAQPage structured data, so search results can show the questions. */
 function faqView(heading: Maybe<string>, list: Maybe<FaqItem[]>) {
@@ -71,7 +72,11 @@ export function toSettingsView(settings: SettingsResult) {
     productName: text(settings.productName),
     meta: { name: clean(settings.productName), description: cleanOrNull(settings.description) ?? undefined },
     headerLinks: links(settings.headerLinks),
-    footerColumns: (settings.footerColumns ?? []).map((column) => ({ _key: column._key, title: text(column.title), links: links(column.links) })),
+    footerColumns: (settings.footerColumns ?? []).map((column) => ({
+      _key: column._key,
+      title: text(column.title),
+      links: links(column.links),
+    })),
     supportHours: text(settings.supportHours),
     replyTime: text(settings.replyTime),
     chrome: {
@@ -104,8 +109,18 @@ export function toLandingView(result: LandingResult, settings: SettingsResult) {
       // Each store button with its listing from Site settings; href null while there is none, and then
       // the line that says where to find the app instead.
       stores: [
-        { key: 'appStore', label: text(hero?.appStoreLabel), href: cleanOrNull(settings.appStoreUrl), fallback: storeLine(settings.appStoreFallback, settings) },
-        { key: 'playStore', label: text(hero?.playStoreLabel), href: cleanOrNull(settings.playStoreUrl), fallback: storeLine(settings.playStoreFallback, settings) },
+        {
+          key: 'appStore',
+          label: text(hero?.appStoreLabel),
+          href: cleanOrNull(settings.appStoreUrl),
+          fallback: storeLine(settings.appStoreFallback, settings),
+        },
+        {
+          key: 'playStore',
+          label: text(hero?.playStoreLabel),
+          href: cleanOrNull(settings.playStoreUrl),
+          fallback: storeLine(settings.playStoreFallback, settings),
+        },
       ],
       scrollLabel: clean(hero?.scrollLabel),
     },
@@ -162,7 +177,9 @@ function formatDate(isoDate: string): string {
 
 /** Portable Text with its link targets clean (they become href attributes). */
 const withCleanLinks = (blocks: BlockContent): BlockContent =>
-  blocks.map((block) => (block.markDefs ? { ...block, markDefs: block.markDefs.map((mark) => ({ ...mark, href: cleanOrNull(mark.href) ?? undefined })) } : block));
+  blocks.map((block) =>
+    block.markDefs ? { ...block, markDefs: block.markDefs.map((mark) => ({ ...mark, href: cleanOrNull(mark.href) ?? undefined })) } : block,
+  );
 
 export function toPrivacyView(result: PrivacyResult, settings: SettingsResult) {
   const { title, lastUpdated, lastUpdatedLabel, sections, seo } = fillTokens(result, { radius: settings.radiusMiles });
@@ -171,7 +188,11 @@ export function toPrivacyView(result: PrivacyResult, settings: SettingsResult) {
     meta: pageMeta(seo),
     title: text(title),
     lastUpdated: date ? { label: text(lastUpdatedLabel), dateTime: date, text: formatDate(date) } : null,
-    sections: (sections ?? []).map((section) => ({ _key: section._key, heading: text(section.heading), body: withCleanLinks(section.body ?? []) })),
+    sections: (sections ?? []).map((section) => ({
+      _key: section._key,
+      heading: text(section.heading),
+      body: withCleanLinks(section.body ?? []),
+    })),
   };
 }
 

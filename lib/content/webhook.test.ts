@@ -109,14 +109,20 @@ describe('verifyWebhook', () => {
     const seen = new SeenSignatures();
     const payload = '{"_type":"landingPage"}';
     const timestamp = Date.now();
-    expect(await verifyWebhook(await signedRequest(payload, SECRET, {}, timestamp), SECRET, { seen })).toMatchObject({ ok: true, type: 'landingPage' });
+    expect(await verifyWebhook(await signedRequest(payload, SECRET, {}, timestamp), SECRET, { seen })).toMatchObject({
+      ok: true,
+      type: 'landingPage',
+    });
     expect(await verifyWebhook(await signedRequest(payload, SECRET, {}, timestamp), SECRET, { seen })).toEqual({
       ok: false,
       status: 409,
       message: WEBHOOK_REFUSALS.replayed,
     });
     // A new call with the same body carries a new timestamp, so a new signature.
-    expect(await verifyWebhook(await signedRequest(payload, SECRET, {}, timestamp + 1), SECRET, { seen })).toMatchObject({ ok: true, type: 'landingPage' });
+    expect(await verifyWebhook(await signedRequest(payload, SECRET, {}, timestamp + 1), SECRET, { seen })).toMatchObject({
+      ok: true,
+      type: 'landingPage',
+    });
   });
 
   it('remembers nothing a forged call sends', async () => {

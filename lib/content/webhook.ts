@@ -18,7 +18,8 @@ export const WEBHOOK_REFUSALS = {
 } as const;
 
 export type WebhookRefusal = (typeof WEBHOOK_REFUSALS)[keyof typeof WEBHOOK_REFUSALS];
-export type WebhookResult = { ok: true; type: string; signature: string } | { ok: false; status: 400 | 401 | 409 | 413; message: WebhookRefusal };
+export type WebhookResult =
+  { ok: true; type: string; signature: string } | { ok: false; status: 400 | 401 | 409 | 413; message: WebhookRefusal };
 
 const refuse = (status: 400 | 401 | 409 | 413, message: WebhookRefusal): WebhookResult => ({ ok: false, status, message });
 
@@ -61,7 +62,11 @@ type Options = { seen?: SeenSignatures; now?: number };
  * parseBody parses before it judges, which would turn a forged malformed body into a 400), a replay,
  * and last a JSON body naming a _type.
  */
-export async function verifyWebhook(request: Request, secret: string | undefined, { seen, now = Date.now() }: Options = {}): Promise<WebhookResult> {
+export async function verifyWebhook(
+  request: Request,
+  secret: string | undefined,
+  { seen, now = Date.now() }: Options = {},
+): Promise<WebhookResult> {
   if (!secret) return refuse(401, WEBHOOK_REFUSALS.noSecret);
   const signature = request.headers.get(SIGNATURE_HEADER_NAME);
   if (!signature) return refuse(401, WEBHOOK_REFUSALS.noSignature);
@@ -74,7 +79,8 @@ export async function verifyWebhook(request: Request, secret: string | undefined
   if (Math.abs(now - timestamp) > SIGNATURE_WINDOW_MS) return refuse(401, WEBHOOK_REFUSALS.outsideWindow);
 
   const body = await readBody(request);
-  if (!body.ok) return refuse(REFUSAL_STATUS[body.refusal], body.refusal === 'too-large' ? WEBHOOK_REFUSALS.tooLarge : WEBHOOK_REFUSALS.unreadable);
+  if (!body.ok)
+    return refuse(REFUSAL_STATUS[body.refusal], body.refusal === 'too-large' ? WEBHOOK_REFUSALS.tooLarge : WEBHOOK_REFUSALS.unreadable);
   const payload = new TextDecoder().decode(body.bytes);
   if (!(await isValidSignature(payload, signature, secret).catch(() => false))) return refuse(401, WEBHOOK_REFUSALS.invalidSignature);
   if (seen && !seen.add(signature, timestamp + SIGNATURE_WINDOW_MS, now)) return refuse(409, WEBHOOK_REFUSALS.replayed);

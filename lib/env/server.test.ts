@@ -88,7 +88,9 @@ describe('checkConfiguration', () => {
       vi.stubEnv('NEXT_PUBLIC_SUPABASE_URL', 'ftp://example.com');
       vi.stubEnv('NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY', 'key');
       // With Supabase the embedded store is not used, so its directory is not checked.
-      await expect(checkConfiguration()).rejects.toThrow(/^Configuration error[^\n]*\n- NEXT_PUBLIC_SUPABASE_URL must be an http\(s\) URL[^\n]*$/);
+      await expect(checkConfiguration()).rejects.toThrow(
+        /^Configuration error[^\n]*\n- NEXT_PUBLIC_SUPABASE_URL must be an http\(s\) URL[^\n]*$/,
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -107,7 +109,7 @@ describe('SANITY_API_HOST', () => {
     expect(sanityConfig()).toMatchObject({ projectId: 'abc123', apiHost: 'http://localhost:4555' });
     expect(sanityClientOptions(sanityConfig()!)).toMatchObject({ apiHost: 'http://localhost:4555', useProjectHostname: false });
     const site = siteHeaders(configuredServices())['Content-Security-Policy'];
-    expect(site).toContain('connect-src \'self\' http://localhost:4555 ws://localhost:4555;');
+    expect(site).toContain("connect-src 'self' http://localhost:4555 ws://localhost:4555;");
     expect(site).not.toContain('sanity.io ');
     expect(studioHeaders(configuredServices())['Content-Security-Policy']).toContain('http://abc123.localhost:4555');
   });
@@ -119,9 +121,14 @@ describe('SANITY_API_HOST', () => {
     expect(siteHeaders(configuredServices())['Content-Security-Policy']).toContain('https://abc123.api.sanity.io');
   });
 
-  it.each(['localhost:4555', 'ftp://example.com', 'http://example.com/v1', 'http://example.com?x=1', 'not a url'])('refuses %s at start, naming it', async (value) => {
-    project();
-    vi.stubEnv('SANITY_API_HOST', value);
-    await expect(checkConfiguration()).rejects.toThrow(`SANITY_API_HOST must be an http(s) origin such as http://127.0.0.1:4555, got "${value}".`);
-  });
+  it.each(['localhost:4555', 'ftp://example.com', 'http://example.com/v1', 'http://example.com?x=1', 'not a url'])(
+    'refuses %s at start, naming it',
+    async (value) => {
+      project();
+      vi.stubEnv('SANITY_API_HOST', value);
+      await expect(checkConfiguration()).rejects.toThrow(
+        `SANITY_API_HOST must be an http(s) origin such as http://127.0.0.1:4555, got "${value}".`,
+      );
+    },
+  );
 });

@@ -88,8 +88,7 @@ export const trustedProxyHops = (): number => numberSetting('TRUSTED_PROXY_HOPS'
  * How long a write may take before the visitor is told it failed (both backends). The store may still
  * commit it later; the visitor's retry is then recognised as the same request (supabase/migrations).
  */
-export const storeTimeoutMs = (): number =>
-  numberSetting('STORE_TIMEOUT_SECONDS', 10, { min: 0.1, max: 300, whole: false }) * 1000;
+export const storeTimeoutMs = (): number => numberSetting('STORE_TIMEOUT_SECONDS', 10, { min: 0.1, max: 300, whole: false }) * 1000;
 
 /**
  * Whether the embedded store forces each commit to the disk (fsync) before the visitor hears "Sent!".

@@ -31,9 +31,14 @@ type Texts = Partial<Record<keyof RefusalCopy, string | null>> | null | undefine
  */
 async function readTexts(): Promise<Texts> {
   const hosted = sanityConfig();
-  if (hosted) return createClient({ ...sanityClientOptions(hosted), useCdn: true, perspective: 'published' }).fetch<REFUSAL_COPY_QUERY_RESULT>(REFUSAL_COPY_QUERY);
+  if (hosted)
+    return createClient({ ...sanityClientOptions(hosted), useCdn: true, perspective: 'published' }).fetch<REFUSAL_COPY_QUERY_RESULT>(
+      REFUSAL_COPY_QUERY,
+    );
   const lines = (await readFile(contentFile(), 'utf8')).split('\n').filter((line) => line.trim() !== '');
-  const settings = lines.map((line) => JSON.parse(line) as { _id?: string; formMessages?: Texts }).find((doc) => doc._id === 'siteSettings');
+  const settings = lines
+    .map((line) => JSON.parse(line) as { _id?: string; formMessages?: Texts })
+    .find((doc) => doc._id === 'siteSettings');
   return settings?.formMessages;
 }
 

@@ -11,7 +11,10 @@ export type RefusalLog<Reason extends string> = (reason: Reason) => void;
 
 export function createRefusalLog<Reason extends string>(
   label: string,
-  { windowMs = REFUSAL_LOG_WINDOW_MS, write = (line: string) => console.error(line) }: { windowMs?: number; write?: (line: string) => void } = {},
+  {
+    windowMs = REFUSAL_LOG_WINDOW_MS,
+    write = (line: string) => console.error(line),
+  }: { windowMs?: number; write?: (line: string) => void } = {},
 ): RefusalLog<Reason> {
   // null while no window is open: the next refusal is written at once and opens one.
   let counts: Map<Reason, number> | null = null;

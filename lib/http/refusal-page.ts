@@ -12,7 +12,12 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => ESC
 export async function refusalPage({ status, code }: Refusal): Promise<Response> {
   const copy = await refusalCopy();
   const message = escapeHtml(copy[code]);
-  const html = `<!doctype html><html lang="en"><meta charset="utf-8"><title>${message}</title><main><h1>${message}</h1><p><a href="${ROUTES.support}">${escapeHtml(copy.backToSupport)}</a></p></main></html>`;
+  const html = [
+    '<!doctype html><html lang="en"><meta charset="utf-8">',
+    `<title>${message}</title>`,
+    `<main><h1>${message}</h1><p><a href="${ROUTES.support}">${escapeHtml(copy.backToSupport)}</a></p></main>`,
+    '</html>',
+  ].join('');
   return new Response(html, {
     status,
     headers: { ...siteHeaders(configuredServices()), 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },

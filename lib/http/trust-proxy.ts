@@ -16,6 +16,7 @@ export function installTrustProxy(trustedHops: number): void {
   const proto = http.Server.prototype as http.Server & { [INSTALLED]?: true };
   if (proto[INSTALLED]) return;
   proto[INSTALLED] = true;
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, called below with the server as `this`
   const emit = proto.emit;
   proto.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
     if (event === 'request') {

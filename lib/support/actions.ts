@@ -69,10 +69,7 @@ async function store<Fields>(fields: Fields, write: (clientKey: string) => Promi
   }
 }
 
-export async function submitSupportRequest(
-  _previous: FormState<RequestFields>,
-  formData: FormData,
-): Promise<FormState<RequestFields>> {
+export async function submitSupportRequest(_previous: FormState<RequestFields>, formData: FormData): Promise<FormState<RequestFields>> {
   if (!isForm(formData)) return { status: 'error', message: { code: 'unreadable' }, fields: { email: '', subject: '', message: '' } };
   const fields = requestFields(formData);
   // A filled honeypot is a bot: it gets the answer it hopes for and nothing is stored.

@@ -46,23 +46,37 @@ describe('toStoreError', () => {
 
   it.each([
     ['the per-client quota (PGlite)', { code: 'PT429', message: 'client quota exceeded' }, 'rateLimited'],
-    ['the per-client quota (PostgREST)', { code: 'PT429', message: 'client quota exceeded', details: null, hint: null, status: 429 }, 'rateLimited'],
+    [
+      'the per-client quota (PostgREST)',
+      { code: 'PT429', message: 'client quota exceeded', details: null, hint: null, status: 429 },
+      'rateLimited',
+    ],
     ['the site ceiling (PGlite)', { code: 'PT429', message: 'site quota exceeded' }, 'siteBusy'],
     ['the site ceiling (PostgREST)', { code: 'PT429', message: 'site quota exceeded', details: null, hint: null, status: 429 }, 'siteBusy'],
-    ["a 429 from a gateway in front, with no database code", { message: 'Too Many Requests', code: '', status: 429 }, 'siteBusy'],
-  ] as const)("shows the database refusing %s as the site's own \"too many requests\" message", (_, error, code) => {
+    ['a 429 from a gateway in front, with no database code', { message: 'Too Many Requests', code: '', status: 429 }, 'siteBusy'],
+  ] as const)('shows the database refusing %s as the site\'s own "too many requests" message', (_, error, code) => {
     expect(toStoreError(error, 'insert')).toMatchObject({ kind: 'limited', visitorMessage: { code } });
   });
 
   it('does not take a constraint name from details, which quote the visitor data', () => {
-    const error = { code: '23514', message: 'new row violates row-level security', details: 'Failing row contains (support_requests_email_length)' };
+    const error = {
+      code: '23514',
+      message: 'new row violates row-level security',
+      details: 'Failing row contains (support_requests_email_length)',
+    };
     expect(toStoreError(error, 'insert')).toMatchObject({ kind: 'unavailable', visitorMessage: { code: 'failed' } });
   });
 
   it('logs the code for the server, never the visitor data in details', () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
-    toStoreError({ code: '42501', message: 'permission denied', details: 'Failing row contains (secret@example.com)' }, 'support request insert');
-    expect(log).toHaveBeenCalledWith('support request insert failed', expect.objectContaining({ code: '42501', message: 'permission denied' }));
+    toStoreError(
+      { code: '42501', message: 'permission denied', details: 'Failing row contains (secret@example.com)' },
+      'support request insert',
+    );
+    expect(log).toHaveBeenCalledWith(
+      'support request insert failed',
+      expect.objectContaining({ code: '42501', message: 'permission denied' }),
+    );
     expect(JSON.stringify(log.mock.calls)).not.toContain('secret@example.com');
   });
 });

@@ -69,7 +69,7 @@ function constraintOf(error: BackendError): string | undefined {
 
 /** Turns whatever a backend failed with (a Postgres error, a PostgREST answer, a thrown TypeError) into a StoreError. */
 export function toStoreError(error: unknown, context: string): StoreError {
-  const backend: BackendError = typeof error === 'object' && error !== null ? (error as BackendError) : { message: String(error) };
+  const backend: BackendError = typeof error === 'object' && error !== null ? error : { message: String(error) };
   const code = typeof backend.code === 'string' && backend.code ? backend.code : undefined;
   const limited = quotaMessage(backend, code);
   if (limited) {
@@ -81,7 +81,5 @@ export function toStoreError(error: unknown, context: string): StoreError {
   const known = code === CHECK_VIOLATION && constraint ? CONSTRAINT_MESSAGES[constraint] : undefined;
   // The log keeps what identifies the failure; details (which can quote the visitor's data) stay out.
   console.error(`${context} failed`, { code, message: backend.message, constraint });
-  return known
-    ? new StoreError('rejected', known, code, { cause: error })
-    : new StoreError('unavailable', FAILED, code, { cause: error });
+  return known ? new StoreError('rejected', known, code, { cause: error }) : new StoreError('unavailable', FAILED, code, { cause: error });
 }

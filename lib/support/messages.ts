@@ -60,7 +60,8 @@ type Texts = Partial<Record<string, string | null>> | null | undefined;
 
 /** The copy from Site settings' form messages and field names (query results); a missing text is empty, as the schema forbids it. */
 export function toMessageCopy(messages: Texts, fieldNames: Texts): MessageCopy {
-  const pick = <K extends string>(keys: readonly K[], texts: Texts) => Object.fromEntries(keys.map((key) => [key, texts?.[key] ?? ''])) as Record<K, string>;
+  const pick = <K extends string>(keys: readonly K[], texts: Texts) =>
+    Object.fromEntries(keys.map((key) => [key, texts?.[key] ?? ''])) as Record<K, string>;
   return { messages: pick(MESSAGE_CODES, messages), fieldNames: pick(FIELD_NAMES, fieldNames) };
 }
 

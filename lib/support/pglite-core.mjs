@@ -37,7 +37,13 @@ class DurableNodeFS extends NodeFS {
 
 // PGlite's defaults turn fsync off (-F). Durable: fsync on, and the WAL flushed with fsync(), the call
 // DurableNodeFS passes through (Emscripten's fdatasync, Postgres's default on Linux, is a no-op).
-const DURABLE_START = [...PGlite.defaultStartParams.filter((param) => param !== '-F'), '-c', 'wal_sync_method=fsync', '-c', 'synchronous_commit=on'];
+const DURABLE_START = [
+  ...PGlite.defaultStartParams.filter((param) => param !== '-F'),
+  '-c',
+  'wal_sync_method=fsync',
+  '-c',
+  'synchronous_commit=on',
+];
 
 /** fsync of every file and folder under `dir`: what initdb writes is not synced by PGlite's initdb. */
 function syncTree(dir) {
@@ -106,7 +112,11 @@ export const migrateStore = (db) => migrate(db, SUPABASE_DIR);
  * @param {Quotas} quotas
  */
 export async function setQuotas(db, { clientMax, siteMax, windowSeconds }) {
-  await db.query('update private.quota_limits set client_max = $1, site_max = $2, window_seconds = $3', [clientMax, siteMax, windowSeconds]);
+  await db.query('update private.quota_limits set client_max = $1, site_max = $2, window_seconds = $3', [
+    clientMax,
+    siteMax,
+    windowSeconds,
+  ]);
 }
 
 /**

@@ -61,7 +61,9 @@ describe('embedded PGlite store on disk', () => {
   });
 
   it('turns a broken rule into a rejected StoreError', async () => {
-    const error = await store.saveSupportRequest({ email: 'a@example.com', subject: 's'.repeat(201), message: 'm', type: 'issue' }).catch((caught: unknown) => caught);
+    const error = await store
+      .saveSupportRequest({ email: 'a@example.com', subject: 's'.repeat(201), message: 'm', type: 'issue' })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(errors.StoreError);
     expect(error).toMatchObject({ kind: 'rejected', visitorMessage: { code: 'tooLong', field: 'subject', max: 200 }, code: '23514' });
   });
@@ -85,14 +87,18 @@ describe('embedded PGlite store on disk', () => {
     const tag = `concurrent-${Date.now()}`;
     await Promise.all(
       copies.flatMap((copy, c) =>
-        Array.from({ length: WRITES }, (_, w) => copy.sharedStore(dir, OPTIONS).insert('newsletter_subscribers', { email: `${tag}-${c}-${w}@example.com` })),
+        Array.from({ length: WRITES }, (_, w) =>
+          copy.sharedStore(dir, OPTIONS).insert('newsletter_subscribers', { email: `${tag}-${c}-${w}@example.com` }),
+        ),
       ),
     );
 
     await closeSharedStore(dir);
     const db = await openStore(dir);
     try {
-      const { rows } = await db.query<{ n: number }>('select count(*)::int as n from public.newsletter_subscribers where email like $1', [`${tag}-%`]);
+      const { rows } = await db.query<{ n: number }>('select count(*)::int as n from public.newsletter_subscribers where email like $1', [
+        `${tag}-%`,
+      ]);
       expect(rows[0]?.n).toBe(COPIES * WRITES);
     } finally {
       await db.close();
@@ -152,7 +158,7 @@ describe('embedded PGlite store on disk', () => {
     await closeSharedStore(dir);
     const reopened = await openStore(dir);
     try {
-      expect((await reopened.query("select email from public.newsletter_subscribers")).rows).toEqual([{ email: 'late@example.com' }]);
+      expect((await reopened.query('select email from public.newsletter_subscribers')).rows).toEqual([{ email: 'late@example.com' }]);
     } finally {
       await reopened.close();
     }
@@ -160,12 +166,16 @@ describe('embedded PGlite store on disk', () => {
 
   it('writes from many callers at once all land, each committed when its promise resolves', async () => {
     const subjects = Array.from({ length: 40 }, (_, index) => `Concurrent ${index}`);
-    await Promise.all(subjects.map((subject) => store.saveSupportRequest({ email: 'c@example.com', subject, message: 'm', type: 'issue' })));
+    await Promise.all(
+      subjects.map((subject) => store.saveSupportRequest({ email: 'c@example.com', subject, message: 'm', type: 'issue' })),
+    );
     const dir = path.join(dataDir, 'pglite');
     await closeSharedStore(dir);
     const reopened = await openStore(dir);
     try {
-      const { rows } = await reopened.query<{ subject: string }>("select subject from public.support_requests where subject like 'Concurrent %'");
+      const { rows } = await reopened.query<{ subject: string }>(
+        "select subject from public.support_requests where subject like 'Concurrent %'",
+      );
       expect(rows.map((row) => row.subject).sort()).toEqual([...subjects].sort());
     } finally {
       await reopened.close();

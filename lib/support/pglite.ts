@@ -78,7 +78,7 @@ function startWorker(dir: string, { timeoutMs, fsync, quotas }: StoreOptions, fo
     if (!error) return waiting?.resolve();
     waiting?.reject(toError(error));
   });
-  worker.on('error', (error) => {
+  worker.on('error', (error: Error) => {
     forget();
     failAll(error);
   });
@@ -119,7 +119,7 @@ const globalStores = globalThis as typeof globalThis & { pgliteStores?: Map<stri
 
 /** The store of `dir`, started on first use with `options` (later callers share it as it is). */
 export function sharedStore(dir: string, options: StoreOptions): EmbeddedStore {
-  const stores = (globalStores.pgliteStores ??= new Map());
+  const stores = (globalStores.pgliteStores ??= new Map<string, EmbeddedStore>());
   const existing = stores.get(dir);
   if (existing) return existing;
   // A store that failed to open or stopped is forgotten, so the next request starts a new one.

@@ -27,7 +27,9 @@ afterAll(async () => {
 
 beforeEach(async () => {
   await stack.query('truncate public.support_requests, public.newsletter_subscribers');
-  await stack.query(`do $$ begin if to_regclass('private.quota_counters') is not null then delete from private.quota_counters; end if; end $$`);
+  await stack.query(
+    `do $$ begin if to_regclass('private.quota_counters') is not null then delete from private.quota_counters; end if; end $$`,
+  );
 });
 
 const SITE_MAX = 100;
@@ -38,7 +40,13 @@ const ATTEMPTS = 300;
 async function post(table: string, row: object, headers: Record<string, string> = {}): Promise<{ status: number; code?: string }> {
   const response = await fetch(`${stack.url}/rest/v1/${table}`, {
     method: 'POST',
-    headers: { apikey: stack.publishableKey, authorization: `Bearer ${stack.publishableKey}`, 'content-type': 'application/json', prefer: 'return=minimal', ...headers },
+    headers: {
+      apikey: stack.publishableKey,
+      authorization: `Bearer ${stack.publishableKey}`,
+      'content-type': 'application/json',
+      prefer: 'return=minimal',
+      ...headers,
+    },
     body: JSON.stringify(row),
   });
   const text = await response.text();
@@ -89,7 +97,10 @@ describe('quotas through PostgREST with the public key', () => {
   });
 
   it('one array of 300 rows in one request stores nothing past the ceiling', async () => {
-    const answer = await post('support_requests', Array.from({ length: ATTEMPTS }, (_, n) => request(`bulk ${n}`)));
+    const answer = await post(
+      'support_requests',
+      Array.from({ length: ATTEMPTS }, (_, n) => request(`bulk ${n}`)),
+    );
     expect(answer).toEqual({ status: 429, code: 'PT429' });
     expect(await count('support_requests')).toBe(0);
   });
@@ -102,8 +113,19 @@ describe('quotas through PostgREST with the public key', () => {
 
 describe("the site's store on Supabase past a quota", () => {
   const save = (n: number | string, clientKey: string) =>
-    store.saveSupportRequest({ email: 'student@example.edu', subject: `Quota ${n}`, message: 'Nothing loads.', type: 'issue', submissionKey: randomUUID(), clientKey });
-  const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error);
+    store.saveSupportRequest({
+      email: 'student@example.edu',
+      subject: `Quota ${n}`,
+      message: 'Nothing loads.',
+      type: 'issue',
+      submissionKey: randomUUID(),
+      clientKey,
+    });
+  const failure = (promise: Promise<unknown>) =>
+    promise.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
 
   it('past the per-client quota: the "too many requests" message for that client, nothing stored', async () => {
     for (let n = 0; n < CLIENT_MAX; n++) await save(n, '203.0.113.60');
@@ -113,7 +135,9 @@ describe("the site's store on Supabase past a quota", () => {
     // Another visitor is not affected; the same for sign-ups, a table of its own.
     await save('neighbour', '203.0.113.61');
     for (let n = 0; n < CLIENT_MAX; n++) await store.saveSubscriber(`quota${n}@example.com`, '203.0.113.60');
-    expect(await failure(store.saveSubscriber('quota.over@example.com', '203.0.113.60'))).toMatchObject({ visitorMessage: { code: 'rateLimited' } });
+    expect(await failure(store.saveSubscriber('quota.over@example.com', '203.0.113.60'))).toMatchObject({
+      visitorMessage: { code: 'rateLimited' },
+    });
   });
 
   it('past the site ceiling: the site-wide "too many requests right now" message, whatever the address', async () => {

@@ -47,17 +47,30 @@ afterAll(async () => {
   vi.unstubAllEnvs();
 }, 30_000);
 
-const request = (n: number | string) => ({ email: 'student@example.edu', subject: `Embedded ${n}`, message: 'Nothing loads.', type: 'issue' as const });
-const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error);
+const request = (n: number | string) => ({
+  email: 'student@example.edu',
+  subject: `Embedded ${n}`,
+  message: 'Nothing loads.',
+  type: 'issue' as const,
+});
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
 
 describe('quotas of the embedded store', () => {
   it('holds RATE_LIMIT_MAX per client and RATE_LIMIT_SITE_MAX for the site, in the database', async () => {
     const { store } = await load({ RATE_LIMIT_MAX: '2', RATE_LIMIT_SITE_MAX: '3' });
     await store.saveSupportRequest({ ...request(1), clientKey: '203.0.113.1' });
     await store.saveSupportRequest({ ...request(2), clientKey: '203.0.113.1' });
-    expect(await failure(store.saveSupportRequest({ ...request(3), clientKey: '203.0.113.1' }))).toMatchObject({ visitorMessage: { code: 'rateLimited' } });
+    expect(await failure(store.saveSupportRequest({ ...request(3), clientKey: '203.0.113.1' }))).toMatchObject({
+      visitorMessage: { code: 'rateLimited' },
+    });
     await store.saveSupportRequest({ ...request(4), clientKey: '203.0.113.2' });
-    expect(await failure(store.saveSupportRequest({ ...request(5), clientKey: '203.0.113.3' }))).toMatchObject({ visitorMessage: { code: 'siteBusy' } });
+    expect(await failure(store.saveSupportRequest({ ...request(5), clientKey: '203.0.113.3' }))).toMatchObject({
+      visitorMessage: { code: 'siteBusy' },
+    });
   }, 120_000);
 
   it('honours limits raised far above the defaults (the load tests and browser tests raise them)', async () => {
@@ -69,7 +82,9 @@ describe('quotas of the embedded store', () => {
     vi.stubEnv('RATE_LIMIT_SITE_MAX', '150');
     vi.resetModules();
     const restarted = await import('./store');
-    expect(await failure(restarted.saveSupportRequest({ ...request('after restart'), clientKey: '203.0.113.2' }))).toMatchObject({ visitorMessage: { code: 'siteBusy' } });
+    expect(await failure(restarted.saveSupportRequest({ ...request('after restart'), clientKey: '203.0.113.2' }))).toMatchObject({
+      visitorMessage: { code: 'siteBusy' },
+    });
   }, 120_000);
 
   it('an action refused by the database (the quota used up through another server) keeps what the visitor typed', async () => {
@@ -80,14 +95,28 @@ describe('quotas of the embedded store', () => {
     await store.saveSupportRequest({ ...request('elsewhere 2'), clientKey: '203.0.113.9' });
 
     const form = new FormData();
-    for (const [name, value] of Object.entries({ email: 'student@example.edu', subject: 'Typed here', message: 'Keep this text.', type: 'feedback' })) form.set(name, value);
+    for (const [name, value] of Object.entries({
+      email: 'student@example.edu',
+      subject: 'Typed here',
+      message: 'Keep this text.',
+      type: 'feedback',
+    }))
+      form.set(name, value);
     const answer = await actions.submitSupportRequest({ status: 'idle' }, form);
-    expect(answer).toEqual({ status: 'error', message: { code: 'rateLimited' }, fields: { email: 'student@example.edu', subject: 'Typed here', message: 'Keep this text.' } });
+    expect(answer).toEqual({
+      status: 'error',
+      message: { code: 'rateLimited' },
+      fields: { email: 'student@example.edu', subject: 'Typed here', message: 'Keep this text.' },
+    });
 
     const signUp = new FormData();
     signUp.set('email', 'reader@example.com');
     await store.saveSubscriber('first@example.com', '203.0.113.9');
     await store.saveSubscriber('second@example.com', '203.0.113.9');
-    expect(await actions.subscribe({ status: 'idle' }, signUp)).toEqual({ status: 'error', message: { code: 'rateLimited' }, fields: { email: 'reader@example.com' } });
+    expect(await actions.subscribe({ status: 'idle' }, signUp)).toEqual({
+      status: 'error',
+      message: { code: 'rateLimited' },
+      fields: { email: 'reader@example.com' },
+    });
   }, 120_000);
 });

@@ -15,7 +15,14 @@ import type { RequestType } from './request-types';
  * `submissionKey`: the browser's key for the opened form, or null (see supabase/migrations: a repeat is
  * stored once). `clientKey`: the quota key of the address the server vouches for (lib/http/client-address.ts).
  */
-type SupportRequestInput = { email: string; subject: string; message: string; type: RequestType; submissionKey?: string | null; clientKey?: string | null };
+type SupportRequestInput = {
+  email: string;
+  subject: string;
+  message: string;
+  type: RequestType;
+  submissionKey?: string | null;
+  clientKey?: string | null;
+};
 
 /**
  * Inserts one row as the public (anon) role, counted by the database against `clientKey`'s quota as
@@ -67,7 +74,12 @@ export async function openStoreAtStart(): Promise<void> {
 
 let insert: Insert | undefined;
 
-async function write<T extends Table>(table: T, row: TableInsert<T>, clientKey: string | null, isSuccess: (error: unknown) => boolean = () => false) {
+async function write<T extends Table>(
+  table: T,
+  row: TableInsert<T>,
+  clientKey: string | null,
+  isSuccess: (error: unknown) => boolean = () => false,
+) {
   try {
     await (insert ??= createInsert())(table, row, clientKey);
   } catch (error) {
@@ -83,7 +95,13 @@ const isUniqueViolation = (error: unknown) => (error as { code?: unknown } | nul
  * trigger skips it, or, when two copies race, its unique index refuses the second.
  */
 export async function saveSupportRequest({ email, subject, message, type, submissionKey, clientKey }: SupportRequestInput): Promise<void> {
-  const row: TableInsert<'support_requests'> = { email, subject, message, type, ...(submissionKey ? { submission_key: submissionKey } : {}) };
+  const row: TableInsert<'support_requests'> = {
+    email,
+    subject,
+    message,
+    type,
+    ...(submissionKey ? { submission_key: submissionKey } : {}),
+  };
   await write('support_requests', row, clientKey ?? null, isUniqueViolation);
 }
 

@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { freePort, startSupabaseStack, type SupabaseStack } from '@/tests/support/postgrest-harness';
 
-
 /**
  * The Supabase backend of the store, unchanged: real supabase-js against real
  * PostgREST over the same migrations (PGlite behind pglite-socket).
@@ -54,7 +53,9 @@ describe('store on Supabase', () => {
   it('subscribes an address twice without error and stores it once', async () => {
     await store.saveSubscriber('Reader@Example.com');
     await store.saveSubscriber('reader@example.com');
-    expect(await rows("select email from newsletter_subscribers where lower(email) = 'reader@example.com'")).toEqual([{ email: 'Reader@Example.com' }]);
+    expect(await rows("select email from newsletter_subscribers where lower(email) = 'reader@example.com'")).toEqual([
+      { email: 'Reader@Example.com' },
+    ]);
   });
 
   it('gives the public key no way to read requests or subscribers back', async () => {
@@ -86,7 +87,12 @@ describe('store on Supabase', () => {
     await store.saveSupportRequest(plain);
     await store.saveSupportRequest(plain);
     await store.saveSupportRequest({ ...plain, email: 'classmate@example.edu' });
-    expect(await rows("select email, subject, submission_key::text as key from support_requests where subject in ('Double click', 'Resubmitted without JavaScript') order by email")).toEqual([
+    expect(
+      await rows(
+        'select email, subject, submission_key::text as key from support_requests' +
+          " where subject in ('Double click', 'Resubmitted without JavaScript') order by email",
+      ),
+    ).toEqual([
       { email: 'classmate@example.edu', subject: plain.subject, key: null },
       { email: request.email, subject: keyed.subject, key: keyed.submissionKey },
       { email: request.email, subject: plain.subject, key: null },

@@ -6,7 +6,10 @@ const valid = { email: 'student@example.edu', subject: 'App crashes', message: '
 
 describe('validateSupportRequest', () => {
   it('accepts a complete request and trims every field', () => {
-    expect(validateSupportRequest({ ...valid, email: '  student@example.edu ', subject: ' App crashes\n' })).toEqual({ ok: true, value: valid });
+    expect(validateSupportRequest({ ...valid, email: '  student@example.edu ', subject: ' App crashes\n' })).toEqual({
+      ok: true,
+      value: valid,
+    });
   });
 
   it('reads FormData the same way as plain objects', () => {
@@ -23,15 +26,15 @@ describe('validateSupportRequest', () => {
     expect(validateSupportRequest(rest)).toEqual({ ok: false, message: { code: 'empty' } });
   });
 
-  it.each(['not-an-email', 'a@b', 'two@@example.com', 'a b@example.com', '<a@example.com>'])(
-    'refuses the address %j',
-    (email) => {
-      expect(validateSupportRequest({ ...valid, email })).toEqual({ ok: false, message: { code: 'invalidEmail' } });
-    },
-  );
+  it.each(['not-an-email', 'a@b', 'two@@example.com', 'a b@example.com', '<a@example.com>'])('refuses the address %j', (email) => {
+    expect(validateSupportRequest({ ...valid, email })).toEqual({ ok: false, message: { code: 'invalidEmail' } });
+  });
 
   it('refuses a line break in the address (header injection) as a control character', () => {
-    expect(validateSupportRequest({ ...valid, email: 'x@example.com\nBcc: y@example.com' })).toEqual({ ok: false, message: { code: 'invisibleEmail' } });
+    expect(validateSupportRequest({ ...valid, email: 'x@example.com\nBcc: y@example.com' })).toEqual({
+      ok: false,
+      message: { code: 'invisibleEmail' },
+    });
   });
 
   it('refuses a type outside issue, feedback and feature', () => {
@@ -48,7 +51,10 @@ describe('validateSupportRequest', () => {
 
   it('counts characters as Postgres does, so 150 emoji fit a 200-character subject', () => {
     expect(validateSupportRequest({ ...valid, subject: '😀'.repeat(150) }).ok).toBe(true);
-    expect(validateSupportRequest({ ...valid, subject: '😀'.repeat(201) })).toEqual({ ok: false, message: { code: 'tooLong', field: 'subject', max: 200 } });
+    expect(validateSupportRequest({ ...valid, subject: '😀'.repeat(201) })).toEqual({
+      ok: false,
+      message: { code: 'tooLong', field: 'subject', max: 200 },
+    });
   });
 
   it('refuses a NUL character, which Postgres text cannot hold, with a clear message', () => {

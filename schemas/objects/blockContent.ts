@@ -33,11 +33,11 @@ export const blockContent = defineType({
                 title: 'Link target',
                 description: 'A site path such as /support, or a full https:// or mailto: address.',
                 validation: (rule) =>
-                  rule.required().custom((href) =>
-                    typeof href !== 'string' || /^(\/|https:\/\/|mailto:)/.test(href)
-                      ? true
-                      : 'Start with /, https:// or mailto:',
-                  ),
+                  rule
+                    .required()
+                    .custom((href) =>
+                      typeof href !== 'string' || /^(\/|https:\/\/|mailto:)/.test(href) ? true : 'Start with /, https:// or mailto:',
+                    ),
               }),
             ],
           }),

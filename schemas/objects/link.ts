@@ -10,11 +10,10 @@ export const link = defineType({
       name: 'href',
       title: 'Target',
       type: 'string',
-      description: 'A site path such as /privacy, or a full https:// address. Leave empty while there is no page yet: the label shows as plain text.',
+      description:
+        'A site path such as /privacy, or a full https:// address. Leave empty while there is no page yet: the label shows as plain text.',
       validation: (rule) =>
-        rule.custom((href) =>
-          !href || /^(\/|https:\/\/|mailto:)/.test(href) ? true : 'Start with /, https:// or mailto:',
-        ),
+        rule.custom((href) => (!href || /^(\/|https:\/\/|mailto:)/.test(href) ? true : 'Start with /, https:// or mailto:')),
     }),
   ],
   preview: { select: { title: 'label', subtitle: 'href' } },

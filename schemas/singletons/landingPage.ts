@@ -27,7 +27,12 @@ export const landingPage = defineType({
         }),
         defineField({ name: 'appStoreLabel', type: 'string', validation: (rule) => rule.required().max(40) }),
         defineField({ name: 'playStoreLabel', type: 'string', validation: (rule) => rule.required().max(40) }),
-        defineField({ name: 'scrollLabel', title: 'Down-arrow label (screen readers)', type: 'string', validation: (rule) => rule.required().max(60) }),
+        defineField({
+          name: 'scrollLabel',
+          title: 'Down-arrow label (screen readers)',
+          type: 'string',
+          validation: (rule) => rule.required().max(60),
+        }),
       ],
       validation: (rule) => rule.required(),
     }),

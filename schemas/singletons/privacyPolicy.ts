@@ -28,13 +28,15 @@ export const privacyPolicy = defineType({
       validation: (rule) => [
         rule.required(),
         rule
-          .custom((value, context) =>
-            lastUpdatedWarning(value as string | undefined, (context.document as { _updatedAt?: string } | undefined)?._updatedAt),
-          )
+          .custom((value, context) => lastUpdatedWarning(value, (context.document as { _updatedAt?: string } | undefined)?._updatedAt))
           .warning(),
       ],
     }),
-    copyField('lastUpdatedLabel', { title: '"Last updated" label', description: 'Shown before the date, e.g. "Last updated: November 22, 2026".', max: 40 }),
+    copyField('lastUpdatedLabel', {
+      title: '"Last updated" label',
+      description: 'Shown before the date, e.g. "Last updated: November 22, 2026".',
+      max: 40,
+    }),
     defineField({
       name: 'sections',
       type: 'array',

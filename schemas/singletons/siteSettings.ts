@@ -126,7 +126,10 @@ export const siteSettings = defineType({
         ...MESSAGE_CODES.map((code) =>
           copyField(code, {
             title: MESSAGE_TITLES[code],
-            description: MESSAGE_TOKENS[code].length > 0 ? `Write ${MESSAGE_TOKENS[code].map((token) => `{${token}}`).join(' and ')} where they belong.` : undefined,
+            description:
+              MESSAGE_TOKENS[code].length > 0
+                ? `Write ${MESSAGE_TOKENS[code].map((token) => `{${token}}`).join(' and ')} where they belong.`
+                : undefined,
             max: 160,
             tokens: MESSAGE_TOKENS[code],
           }),

@@ -32,7 +32,8 @@ function otherBuilds() {
 async function waitForBuildSlot(log: (line: string) => void, maxWaitMs = 20 * 60_000) {
   const started = Date.now();
   for (let others = otherBuilds(); others.length; others = otherBuilds()) {
-    if (Date.now() - started > maxWaitMs) throw new Error(`another next build (pid ${others.join(', ')}) still runs after ${maxWaitMs / 60_000} min`);
+    if (Date.now() - started > maxWaitMs)
+      throw new Error(`another next build (pid ${others.join(', ')}) still runs after ${maxWaitMs / 60_000} min`);
     if (Date.now() - started < 2000) log(`waiting for another next build to finish (pid ${others.join(', ')})`);
     await sleep(2000);
   }
@@ -66,14 +67,27 @@ function guardBuildEdits(dir: string, distDir: string, log: (line: string) => vo
 }
 
 /** A clean `next build` of `dir` into `distDir`, timed, its process tree's memory sampled every 100 ms. */
-export async function timedBuild({ dir, distDir, env, log }: { dir: string; distDir: string; env: Record<string, string>; log: (line: string) => void }) {
+export async function timedBuild({
+  dir,
+  distDir,
+  env,
+  log,
+}: {
+  dir: string;
+  distDir: string;
+  env: Record<string, string>;
+  log: (line: string) => void;
+}) {
   await waitForBuildSlot(log);
   rmSync(path.join(dir, distDir), { recursive: true, force: true });
   log(`building ${path.relative(APP_ROOT, dir) || 'the site'} into ${distDir} ...`);
   const restore = distDir === '.next' ? () => {} : guardBuildEdits(dir, distDir, log);
   try {
     const started = performance.now();
-    const child = startProcess('next build', process.execPath, [NEXT_BIN, 'build'], { cwd: dir, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_DIST_DIR: distDir, ...env } });
+    const child = startProcess('next build', process.execPath, [NEXT_BIN, 'build'], {
+      cwd: dir,
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_DIST_DIR: distDir, ...env },
+    });
     let peak = { total: 0, largest: 0 };
     const sampler = setInterval(() => {
       const now = treeRss(child.pid!);
@@ -82,7 +96,11 @@ export async function timedBuild({ dir, distDir, env, log }: { dir: string; dist
     const { code } = await child.exited;
     clearInterval(sampler);
     if (code !== 0) throw new Error(`next build of ${dir} failed (exit code ${code}):\n${child.output()}`);
-    return { buildSeconds: Number(((performance.now() - started) / 1000).toFixed(1)), peakRssMB: Math.round(peak.total / MB), peakProcessRssMB: Math.round(peak.largest / MB) };
+    return {
+      buildSeconds: Number(((performance.now() - started) / 1000).toFixed(1)),
+      peakRssMB: Math.round(peak.total / MB),
+      peakProcessRssMB: Math.round(peak.largest / MB),
+    };
   } finally {
     restore();
   }
@@ -102,16 +120,22 @@ export async function currentBuild(log: (line: string) => void) {
 
 /** The fixture's build, made when missing (its pages never change with the site). */
 export async function fixtureBuild(log: (line: string) => void) {
-  if (!existsSync(path.join(FIXTURE_DIR, '.next', 'server', 'app', 'same-bytes.html'))) await timedBuild({ dir: FIXTURE_DIR, distDir: '.next', env: {}, log });
+  if (!existsSync(path.join(FIXTURE_DIR, '.next', 'server', 'app', 'same-bytes.html')))
+    await timedBuild({ dir: FIXTURE_DIR, distDir: '.next', env: {}, log });
 }
 
 /** `next start` of the build of `dir` (in `distDir`) on a free 127.0.0.1 port; resolves once `/` answers. */
 export async function startNext({ dir, distDir = '.next', env = {} }: { dir: string; distDir?: string; env?: Record<string, string> }) {
   const port = await freePort();
-  const child = startProcess(`next start ${path.relative(APP_ROOT, dir) || '.'}`, process.execPath, [NEXT_BIN, 'start', '-p', String(port), '-H', '127.0.0.1'], {
-    cwd: dir,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_DIST_DIR: distDir, ...env, NODE_ENV: 'production' },
-  });
+  const child = startProcess(
+    `next start ${path.relative(APP_ROOT, dir) || '.'}`,
+    process.execPath,
+    [NEXT_BIN, 'start', '-p', String(port), '-H', '127.0.0.1'],
+    {
+      cwd: dir,
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_DIST_DIR: distDir, ...env, NODE_ENV: 'production' },
+    },
+  );
   const origin = `http://127.0.0.1:${port}`;
   // "Ready" once it listens: an answer alone may come from another server that had the port first.
   await waitForHttp(`${origin}/`, { child, ready: () => /\bReady in\b/.test(child.output()) });

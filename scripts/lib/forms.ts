@@ -39,7 +39,12 @@ const loaded = new Map<string, Promise<Controls>>();
  */
 export function formControls(origin: string, name: FormName = 'support'): Promise<Controls> {
   const key = `${new URL(origin).origin} ${name}`;
-  const controls = loaded.get(key) ?? readControls(origin, name).catch((error: unknown) => (loaded.delete(key), Promise.reject(error)));
+  const controls =
+    loaded.get(key) ??
+    readControls(origin, name).catch((error: unknown) => {
+      loaded.delete(key);
+      throw error;
+    });
   loaded.set(key, controls);
   return controls;
 }
@@ -84,23 +89,38 @@ type PostOptions = { agent?: http.Agent; headers?: Record<string, string>; local
  * Posts form `name` with the visitor's `fields`. `localAddress` sends from another loopback address
  * (127.0.0.0/8 all reaches this machine): a distinct real TCP peer. Never throws.
  */
-export async function postForm(origin: string, name: FormName, fields: Record<string, string>, options: PostOptions = {}): Promise<FormAnswer> {
+export async function postForm(
+  origin: string,
+  name: FormName,
+  fields: Record<string, string>,
+  options: PostOptions = {},
+): Promise<FormAnswer> {
   const { body, contentType } = await encodeForm(await formControls(origin, name), fields);
   const url = new URL(FORMS[name].page, origin);
-  const headers = { origin: url.origin, accept: 'text/html', 'content-type': contentType, 'content-length': String(body.length), ...options.headers };
+  const headers = {
+    origin: url.origin,
+    accept: 'text/html',
+    'content-type': contentType,
+    'content-length': String(body.length),
+    ...options.headers,
+  };
   const started = performance.now();
   return new Promise((resolve) => {
     const failed = (error: NodeJS.ErrnoException) =>
       resolve({ status: 0, html: '', statusText: '', ms: performance.now() - started, error: error.code ?? error.message });
-    const request = http.request(url, { method: 'POST', headers, agent: options.agent, localAddress: options.localAddress, timeout: options.timeoutMs ?? 30_000 }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        const html = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: response.statusCode ?? 0, html, statusText: statusLine(html, name), ms: performance.now() - started });
-      });
-      response.on('error', failed);
-    });
+    const request = http.request(
+      url,
+      { method: 'POST', headers, agent: options.agent, localAddress: options.localAddress, timeout: options.timeoutMs ?? 30_000 },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const html = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: response.statusCode ?? 0, html, statusText: statusLine(html, name), ms: performance.now() - started });
+        });
+        response.on('error', failed);
+      },
+    );
     request.on('timeout', () => request.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
     request.on('error', failed);
     request.end(body);

@@ -46,7 +46,13 @@ export async function alternate<Side extends string>(rounds: number, sides: read
 /** One result from a side's rounds: successes per second over all of them, the median round's p99. */
 function combine(runs: LoadRun[]) {
   const sum = (key: 'ok' | 'refused' | 'errors' | 'seconds') => runs.reduce((total, run) => total + run[key], 0);
-  return { ok: sum('ok'), refused: sum('refused'), errors: sum('errors'), perSecond: round(sum('ok') / sum('seconds'))!, p99Ms: median(runs.map((run) => run.p99Ms)) };
+  return {
+    ok: sum('ok'),
+    refused: sum('refused'),
+    errors: sum('errors'),
+    perSecond: round(sum('ok') / sum('seconds'))!,
+    p99Ms: median(runs.map((run) => run.p99Ms)),
+  };
 }
 export type Combined = ReturnType<typeof combine>;
 
@@ -62,18 +68,27 @@ const SEQUENCE_MARK = '@@SEQ@@';
 async function actionTemplate(origin: string, subjectPrefix: string) {
   const controls = await formControls(origin, 'support');
   const value = (pattern: RegExp) => controls.find(([name]) => pattern.test(name))?.[1];
-  const actionId: unknown = JSON.parse(value(/^\$ACTION_\d+:0$/) ?? '{}').id;
+  const actionId = (JSON.parse(value(/^\$ACTION_\d+:0$/) ?? '{}') as { id?: unknown }).id;
   if (typeof actionId !== 'string') throw new Error('cannot find the support action id in the /support form');
-  const previousState: unknown = JSON.parse(value(/^\$ACTION_\d+:1$/) ?? '[]')[0] ?? { status: 'idle' };
-  const { encodeReply } = createRequire(import.meta.url)('next/dist/compiled/react-server-dom-webpack/client.node.js');
+  const previousState = (JSON.parse(value(/^\$ACTION_\d+:1$/) ?? '[]') as unknown[])[0] ?? { status: 'idle' };
+  const { encodeReply } = createRequire(import.meta.url)('next/dist/compiled/react-server-dom-webpack/client.node.js') as {
+    encodeReply: (value: unknown) => Promise<string | FormData>;
+  };
   const fields = new FormData();
-  for (const [name, control] of controls) if (!name.startsWith('$ACTION_') && !['email', 'subject', 'message'].includes(name)) fields.append(name, control);
+  for (const [name, control] of controls)
+    if (!name.startsWith('$ACTION_') && !['email', 'subject', 'message'].includes(name)) fields.append(name, control);
   fields.append('email', `bench+${SEQUENCE_MARK}@example.com`);
   fields.append('subject', `${subjectPrefix}${SEQUENCE_MARK}`);
   fields.append('message', `Benchmark submission ${SEQUENCE_MARK}.`);
   const encoded = new Response(await encodeReply([previousState, fields]));
   // Asked without compression so that the answer can be read; Next would gzip the ~80-byte answer.
-  const headers = { 'content-type': encoded.headers.get('content-type')!, accept: 'text/x-component', 'accept-encoding': 'identity', 'next-action': actionId, origin };
+  const headers = {
+    'content-type': encoded.headers.get('content-type')!,
+    accept: 'text/x-component',
+    'accept-encoding': 'identity',
+    'next-action': actionId,
+    origin,
+  };
   return { headers, parts: (await encoded.text()).split(SEQUENCE_MARK) };
 }
 

@@ -35,7 +35,12 @@ export async function lighthouseMedians<Label extends string>(urls: Record<Label
       const all: Run[] = [];
       for (let run = 0; run < runs; run++) all.push(await runOnce(url, chrome.port));
       const pick = (key: keyof Run) => round(median(all.map((one) => one[key])), 0);
-      result[label] = { performance: pick('performance'), tbtMs: pick('tbtMs'), lcpMs: pick('lcpMs'), benchmarkIndex: pick('benchmarkIndex') };
+      result[label] = {
+        performance: pick('performance'),
+        tbtMs: pick('tbtMs'),
+        lcpMs: pick('lcpMs'),
+        benchmarkIndex: pick('benchmarkIndex'),
+      };
     }
     return result;
   } finally {

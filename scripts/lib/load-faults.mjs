@@ -75,11 +75,17 @@ export async function hungPhase({ startStack, clients, seconds, timeoutMs, log, 
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'load-hung-'));
   let server;
   try {
-    server = await startAppServer({ DATA_DIR: dataDir, NEXT_PUBLIC_SUPABASE_URL: stack.url, NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: stack.publishableKey });
+    server = await startAppServer({
+      DATA_DIR: dataDir,
+      NEXT_PUBLIC_SUPABASE_URL: stack.url,
+      NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: stack.publishableKey,
+    });
     const tracker = newTracker();
     const third = (seconds * 1000) / 3;
     const total = 2 * third + HUNG_SECONDS * 1000;
-    log(`(d) ${clients} clients for ${(total / 1000).toFixed(0)} s; PostgREST frozen (SIGSTOP) from ${(third / 1000).toFixed(1)} s for ${HUNG_SECONDS} s`);
+    log(
+      `(d) ${clients} clients for ${(total / 1000).toFixed(0)} s; PostgREST frozen (SIGSTOP) from ${(third / 1000).toFixed(1)} s for ${HUNG_SECONDS} s`,
+    );
     const started = performance.now();
     const events = {};
     const fault = (async () => {
@@ -99,7 +105,10 @@ export async function hungPhase({ startStack, clients, seconds, timeoutMs, log, 
     const check = reconcile('d', rows, tracker.accepted, tracker.failed);
     const whileHung = samples.filter((sample) => sample.start >= events.pausedAt && sample.at <= events.resumedAt);
     // What any answer costs on this machine under this load (rendering the page), before the fault.
-    const before = summarize(samples.filter((sample) => sample.at < events.pausedAt && sample.outcome === 'accepted'), third / 1000);
+    const before = summarize(
+      samples.filter((sample) => sample.at < events.pausedAt && sample.outcome === 'accepted'),
+      third / 1000,
+    );
     const d = {
       clients,
       seconds: Math.round((ended - started) / 100) / 10,
@@ -119,7 +128,8 @@ export async function hungPhase({ startStack, clients, seconds, timeoutMs, log, 
     // The target is the deadline + 1 s; on a machine where an ordinary answer already takes longer, the
     // deadline may add no more than its own length to what an answer costs there.
     const allowed = DEFAULT_DEADLINE_MS + Math.max(1000, before.p99 ?? 0);
-    if (d.whileHung.max > allowed) failures.push(`(d) a visitor waited ${d.whileHung.max} ms for the failure (allowed ${Math.round(allowed)} ms)`);
+    if (d.whileHung.max > allowed)
+      failures.push(`(d) a visitor waited ${d.whileHung.max} ms for the failure (allowed ${Math.round(allowed)} ms)`);
     if (d.submit.errors) failures.push(`(d) ${d.submit.errors} answers were neither success nor the failure message`);
     checkStore('d', check, tracker, failures);
   } finally {
@@ -148,7 +158,8 @@ export async function killPhase({ clients, seconds, timeoutMs, log, report, fail
     })();
     const origin = server.origin;
     // Visitors keep coming for half the run after the restart, however long the restart takes.
-    const until = () => (events.readyAt ? Math.max(started + seconds * 1000, events.readyAt + (seconds * 1000) / 2) : Number.POSITIVE_INFINITY);
+    const until = () =>
+      events.readyAt ? Math.max(started + seconds * 1000, events.readyAt + (seconds * 1000) / 2) : Number.POSITIVE_INFINITY;
     const samples = await visitors({ clients, until, origin: () => origin, phase: 'e', tracker, timeoutMs });
     await fault;
     const ended = performance.now();
@@ -165,7 +176,9 @@ export async function killPhase({ clients, seconds, timeoutMs, log, report, fail
       submit: summarize(samples, (ended - started) / 1000),
       restartMs: Math.round(events.readyAt - events.killedAt),
       firstWriteAfterRestartMs: firstAfter ? Math.round(firstAfter.ms) : null,
-      unansweredAtKill: samples.filter((sample) => sample.start < events.killedAt && sample.at >= events.killedAt && sample.outcome !== 'accepted').length,
+      unansweredAtKill: samples.filter(
+        (sample) => sample.start < events.killedAt && sample.at >= events.killedAt && sample.outcome !== 'accepted',
+      ).length,
       retried: new Set(samples.filter((sample) => sample.attempt > 1).map((sample) => sample.id)).size,
       store: check,
     };

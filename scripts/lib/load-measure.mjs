@@ -102,7 +102,12 @@ export function reconcile(phase, rows, accepted, failed) {
     malformed: malformed.length,
     unacknowledged: unacknowledged.length,
     unacknowledgedOfFailed: unacknowledged.filter((id) => failed.has(id)).length,
-    examples: { lost: lost.slice(0, 5), doubled: doubled.slice(0, 5), malformed: malformed.slice(0, 3), unacknowledged: unacknowledged.slice(0, 5) },
+    examples: {
+      lost: lost.slice(0, 5),
+      doubled: doubled.slice(0, 5),
+      malformed: malformed.slice(0, 3),
+      unacknowledged: unacknowledged.slice(0, 5),
+    },
   };
 }
 

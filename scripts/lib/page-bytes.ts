@@ -59,7 +59,8 @@ export async function pageAssets(baseUrl: string, path = '/') {
   const url = new URL(path, baseUrl).href;
   const html = (await get(url)).toString('utf8');
   const urls = assetUrls(html, url);
-  const fetchAll = (list: string[]): Promise<Asset[]> => Promise.all(list.map(async (assetUrl) => ({ url: assetUrl, body: (await get(assetUrl)).toString('utf8') })));
+  const fetchAll = (list: string[]): Promise<Asset[]> =>
+    Promise.all(list.map(async (assetUrl) => ({ url: assetUrl, body: (await get(assetUrl)).toString('utf8') })));
   return { url, html, scripts: await fetchAll(urls.scripts), styles: await fetchAll(urls.styles) };
 }
 

@@ -27,7 +27,10 @@ export async function seedCopy(dir: string) {
 
 /** Sets the text of privacy section `index` (wrapping around), written aside and renamed into place. */
 async function setSectionText(file: string, index: number, text: string) {
-  const docs = (await readFile(file, 'utf8')).split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line) as Doc);
+  const docs = (await readFile(file, 'utf8'))
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as Doc);
   const sections = docs.find((doc) => doc._id === 'privacyPolicy')?.sections ?? [];
   const span = sections[index % sections.length]?.body?.[0]?.children?.[0];
   if (typeof span?.text !== 'string') throw new Error(`privacy section ${index % sections.length} of ${file} has no text span`);
@@ -41,7 +44,11 @@ async function setSectionText(file: string, index: number, text: string) {
 async function postWebhook(origin: string, secret: string, body: object) {
   const payload = JSON.stringify(body);
   const signature = await encodeSignatureHeader(payload, Date.now(), secret);
-  const response = await fetch(`${origin}/api/revalidate`, { method: 'POST', headers: { 'content-type': 'application/json', [SIGNATURE_HEADER_NAME]: signature }, body: payload });
+  const response = await fetch(`${origin}/api/revalidate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [SIGNATURE_HEADER_NAME]: signature },
+    body: payload,
+  });
   if (!response.ok) throw new Error(`webhook answered ${response.status}: ${await response.text()}`);
 }
 
@@ -49,7 +56,19 @@ async function postWebhook(origin: string, secret: string, body: object) {
  * `edits` publishes of a privacy section; for each, the milliseconds from the webhook's answer to the
  * first GET /privacy on `origin` that shows the edit (null: not within 10 s).
  */
-export async function publishes({ origin, contentFile, secret, edits, log }: { origin: string; contentFile: string; secret: string; edits: number; log: (line: string) => void }) {
+export async function publishes({
+  origin,
+  contentFile,
+  secret,
+  edits,
+  log,
+}: {
+  origin: string;
+  contentFile: string;
+  secret: string;
+  edits: number;
+  log: (line: string) => void;
+}) {
   const times: (number | null)[] = [];
   for (let edit = 1; edit <= edits; edit++) {
     // Letters, digits and spaces only, so the text reads the same in the HTML.
@@ -59,7 +78,8 @@ export async function publishes({ origin, contentFile, secret, edits, log }: { o
     const answered = performance.now();
     let seenMs: number | null = null;
     while (seenMs === null && performance.now() - answered < VISIBLE_TIMEOUT_MS) {
-      if ((await (await fetch(`${origin}/privacy`, { cache: 'no-store' })).text()).includes(text)) seenMs = Math.round(performance.now() - answered);
+      if ((await (await fetch(`${origin}/privacy`, { cache: 'no-store' })).text()).includes(text))
+        seenMs = Math.round(performance.now() - answered);
       else await sleep(20);
     }
     times.push(seenMs);

@@ -21,10 +21,17 @@ export function median(values: (number | null | undefined)[]): number | null {
 export const round = (value: number | null | undefined, digits = 1) => (value == null ? null : Number(value.toFixed(digits)));
 
 /** Rows of cells as columns padded to their widest cell, two spaces apart. */
-export function table(rows: unknown[][]): string {
+export function table(rows: (string | number | boolean | null | undefined)[][]): string {
   const text = rows.map((row) => row.map((cell) => String(cell ?? '')));
   const widths = text[0]!.map((_, column) => Math.max(...text.map((row) => row[column]?.length ?? 0)));
-  return text.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n');
+  return text
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /** 'ok' or 'MISSED' beside a result, for a target that was met or not. */

@@ -27,7 +27,9 @@ export function createLiveEvents(options: { maxStreams: number; heartbeatMs: num
 
   const idOf = (position: number) => Buffer.from(`${epoch}|${position}`).toString('base64url');
   const positionOf = (id: string | undefined): number | undefined => {
-    const [idEpoch, position] = Buffer.from(id ?? '', 'base64url').toString().split('|');
+    const [idEpoch, position] = Buffer.from(id ?? '', 'base64url')
+      .toString()
+      .split('|');
     const n = Number(position);
     // Resumable only within this epoch and no further back than the oldest kept event.
     return idEpoch === epoch && Number.isInteger(n) && n <= seq && n >= (log[0]?.seq ?? seq + 1) - 1 ? n : undefined;
@@ -39,8 +41,18 @@ export function createLiveEvents(options: { maxStreams: number; heartbeatMs: num
   return {
     size: () => streams.size,
 
-    open(req: IncomingMessage, res: ServerResponse, { includeDrafts, lastEventId, headers }: { includeDrafts: boolean; lastEventId?: string; headers: Record<string, string> }) {
-      res.writeHead(200, { ...headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    open(
+      req: IncomingMessage,
+      res: ServerResponse,
+      { includeDrafts, lastEventId, headers }: { includeDrafts: boolean; lastEventId?: string; headers: Record<string, string> },
+    ) {
+      res.writeHead(200, {
+        ...headers,
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
       const stream: Stream = { res, includeDrafts };
       if (streams.size >= options.maxStreams) {
         write(stream, 'goaway', { reason: 'connection limit reached' }, idOf(seq));
@@ -53,7 +65,9 @@ export function createLiveEvents(options: { maxStreams: number; heartbeatMs: num
       const from = lastEventId ? positionOf(lastEventId) : undefined;
       if (!lastEventId) write(stream, 'welcome', {}, idOf(seq));
       else if (from === undefined) write(stream, 'restart', {}, idOf(seq));
-      else for (const logged of log) if (logged.seq > from && visible(stream, logged)) write(stream, 'message', { tags: logged.tags }, idOf(logged.seq));
+      else
+        for (const logged of log)
+          if (logged.seq > from && visible(stream, logged)) write(stream, 'message', { tags: logged.tags }, idOf(logged.seq));
       heartbeat ??= setInterval(() => streams.forEach((s) => s.res.write(': ping\n\n')), options.heartbeatMs).unref();
     },
 

@@ -24,7 +24,13 @@ export type Mutation =
   | { createIfNotExists: SanityDocument }
   | { delete: Selection }
   | { patch: Selection & PatchOperations };
-export type PublishAction = { actionType: 'sanity.action.document.publish'; draftId: string; publishedId: string; ifDraftRevisionId?: string; ifPublishedRevisionId?: string };
+export type PublishAction = {
+  actionType: 'sanity.action.document.publish';
+  draftId: string;
+  publishedId: string;
+  ifDraftRevisionId?: string;
+  ifPublishedRevisionId?: string;
+};
 export type MutationResult = { id: string; operation: 'create' | 'update' | 'delete' | 'none'; document?: SanityDocument };
 /** Ids of the documents a `{query}` selection picks, evaluated by the caller (it owns GROQ). */
 export type Select = (query: string, params: Record<string, unknown>) => Promise<string[]>;
@@ -40,7 +46,8 @@ export class LakeError extends Error {
   }
 }
 /** API-gateway errors: {statusCode, error, message}. */
-export const httpError = (status: number, error: string, message: string) => new LakeError(status, { statusCode: status, error, message }, message);
+export const httpError = (status: number, error: string, message: string) =>
+  new LakeError(status, { statusCode: status, error, message }, message);
 /** Content Lake errors: {error: {type, description, …}}. */
 export const lakeError = (status: number, type: string, description: string, extra: Record<string, unknown> = {}) =>
   new LakeError(status, { error: { ...extra, type, description } }, description);
@@ -51,14 +58,20 @@ export const timestamp = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'
 
 /** Applies `mutations` to a copy of `documents`: the new dataset and one result per mutation (per document for a query). */
 export async function applyMutations(documents: SanityDocument[], mutations: unknown, transactionId: string, select: Select) {
-  if (!Array.isArray(mutations) || mutations.length === 0) throw lakeError(400, 'mutationError', 'The request body must be {"mutations": [...]} with at least one mutation');
+  if (!Array.isArray(mutations) || mutations.length === 0)
+    throw lakeError(400, 'mutationError', 'The request body must be {"mutations": [...]} with at least one mutation');
   const byId = new Map(documents.map((doc) => [doc._id, doc]));
   const results: MutationResult[] = [];
   const fail = (index: number, type: string, description: string, status = 409): never => {
     throw lakeError(status, 'mutationError', `Mutation(s) failed with 1 error(s)`, { items: [{ error: { type, description }, index }] });
   };
   const now = timestamp();
-  const stamp = (doc: SanityDocument, previous?: SanityDocument): SanityDocument => ({ ...doc, _createdAt: previous?._createdAt ?? doc._createdAt ?? now, _updatedAt: now, _rev: transactionId });
+  const stamp = (doc: SanityDocument, previous?: SanityDocument): SanityDocument => ({
+    ...doc,
+    _createdAt: previous?._createdAt ?? doc._createdAt ?? now,
+    _updatedAt: now,
+    _rev: transactionId,
+  });
   const idsOf = async (selection: AnySelection | undefined, index: number): Promise<string[]> => {
     if (selection && typeof selection.id === 'string') return [selection.id];
     if (selection && typeof selection.query === 'string') return select(selection.query, selection.params ?? {});
@@ -73,7 +86,12 @@ export async function applyMutations(documents: SanityDocument[], mutations: unk
       case 'createOrReplace':
       case 'createIfNotExists': {
         if (!doc || typeof doc._type !== 'string') fail(index, 'validationError', `${operation} needs a document with a string _type`, 400);
-        const id = typeof doc!._id === 'string' && doc!._id !== '' ? doc!._id : operation === 'create' ? newId() : fail(index, 'validationError', `${operation} needs an _id`, 400);
+        const id =
+          typeof doc!._id === 'string' && doc!._id !== ''
+            ? doc!._id
+            : operation === 'create'
+              ? newId()
+              : fail(index, 'validationError', `${operation} needs an _id`, 400);
         if (id.endsWith('.') || /[^\w.-]/.test(id)) fail(index, 'validationError', `Document id "${id}" is not valid`, 400);
         const previous = byId.get(id);
         if (previous && operation === 'create') fail(index, 'documentAlreadyExistsError', `Document by ID "${id}" already exists`);
@@ -87,7 +105,7 @@ export async function applyMutations(documents: SanityDocument[], mutations: unk
         break;
       }
       case 'delete':
-        for (const id of await idsOf(doc as AnySelection, index)) {
+        for (const id of await idsOf(doc, index)) {
           byId.delete(id);
           results.push({ id, operation: 'delete' });
         }
@@ -97,9 +115,16 @@ export async function applyMutations(documents: SanityDocument[], mutations: unk
         for (const id of await idsOf(patch, index)) {
           const previous = byId.get(id) ?? fail(index, 'documentNotFoundError', `Document by ID "${id}" not found`, 404);
           if (patch.ifRevisionID !== undefined && patch.ifRevisionID !== previous._rev) {
-            fail(index, 'conflictError', `Document by ID "${id}" has unexpected revision ID ("${String(previous._rev)}"), expected "${patch.ifRevisionID}"`);
+            fail(
+              index,
+              'conflictError',
+              `Document by ID "${id}" has unexpected revision ID ("${String(previous._rev)}"), expected "${patch.ifRevisionID}"`,
+            );
           }
-          const patched = stamp(applyPatch(structuredClone(previous), patch, (message) => fail(index, 'patchError', message, 400)), previous);
+          const patched = stamp(
+            applyPatch(structuredClone(previous), patch, (message) => fail(index, 'patchError', message, 400)),
+            previous,
+          );
           patched._id = previous._id;
           byId.set(id, patched);
           results.push({ id, operation: 'update', document: patched });
@@ -125,10 +150,18 @@ export function applyPublish(documents: SanityDocument[], action: PublishAction,
   const byId = new Map(documents.map((doc) => [doc._id, doc]));
   const draft = byId.get(draftId) ?? fail('documentNotFoundError', `Document by ID "${draftId}" not found`);
   const published = byId.get(publishedId);
-  if (action.ifDraftRevisionId !== undefined && action.ifDraftRevisionId !== draft._rev) fail('conflictError', `Draft "${draftId}" has another revision than ${action.ifDraftRevisionId}`);
-  if (action.ifPublishedRevisionId !== undefined && action.ifPublishedRevisionId !== published?._rev) fail('conflictError', `Document "${publishedId}" has another revision than ${action.ifPublishedRevisionId}`);
+  if (action.ifDraftRevisionId !== undefined && action.ifDraftRevisionId !== draft._rev)
+    fail('conflictError', `Draft "${draftId}" has another revision than ${action.ifDraftRevisionId}`);
+  if (action.ifPublishedRevisionId !== undefined && action.ifPublishedRevisionId !== published?._rev)
+    fail('conflictError', `Document "${publishedId}" has another revision than ${action.ifPublishedRevisionId}`);
   byId.delete(draftId);
-  byId.set(publishedId, { ...draft, _id: publishedId, _createdAt: published?._createdAt ?? draft._createdAt, _updatedAt: timestamp(), _rev: transactionId });
+  byId.set(publishedId, {
+    ...draft,
+    _id: publishedId,
+    _createdAt: published?._createdAt ?? draft._createdAt,
+    _updatedAt: timestamp(),
+    _rev: transactionId,
+  });
   return { documents: [...byId.values()], changedIds: [draftId, publishedId] };
 }
 
@@ -153,7 +186,12 @@ function parentOf(doc: Record<string, unknown>, steps: Step[], create: boolean):
     if (last) return [container, step];
     let next: unknown;
     if (Array.isArray(container)) {
-      next = typeof step === 'number' ? container.at(step) : typeof step === 'object' ? container.find((item) => (item as { _key?: string })?._key === step.key) : undefined;
+      next =
+        typeof step === 'number'
+          ? container.at(step)
+          : typeof step === 'object'
+            ? container.find((item) => (item as { _key?: string })?._key === step.key)
+            : undefined;
     } else if (typeof step === 'string') {
       next = container[step];
       if ((next === undefined || next === null) && create) next = container[step] = {};
@@ -166,7 +204,12 @@ function parentOf(doc: Record<string, unknown>, steps: Step[], create: boolean):
 
 function assign(container: Container, step: Step, value: unknown, onlyIfMissing = false) {
   if (Array.isArray(container)) {
-    const index = typeof step === 'number' ? (step < 0 ? container.length + step : step) : container.findIndex((item) => (item as { _key?: string })?._key === (step as { key: string }).key);
+    const index =
+      typeof step === 'number'
+        ? step < 0
+          ? container.length + step
+          : step
+        : container.findIndex((item) => (item as { _key?: string })?._key === (step as { key: string }).key);
     if (index < 0 || index >= container.length || (onlyIfMissing && container[index] !== undefined)) return;
     container[index] = value;
   } else if (typeof step === 'string' && !(onlyIfMissing && container[step] !== undefined)) {
@@ -176,7 +219,12 @@ function assign(container: Container, step: Step, value: unknown, onlyIfMissing 
 
 function remove(container: Container, step: Step) {
   if (Array.isArray(container)) {
-    const index = typeof step === 'number' ? (step < 0 ? container.length + step : step) : container.findIndex((item) => (item as { _key?: string })?._key === (step as { key: string }).key);
+    const index =
+      typeof step === 'number'
+        ? step < 0
+          ? container.length + step
+          : step
+        : container.findIndex((item) => (item as { _key?: string })?._key === (step as { key: string }).key);
     if (index >= 0 && index < container.length) container.splice(index, 1);
   } else if (typeof step === 'string') {
     delete container[step];
@@ -185,7 +233,11 @@ function remove(container: Container, step: Step) {
 
 /** setIfMissing, set, unset, inc, dec: in Sanity's order of application. */
 function applyPatch(doc: SanityDocument, patch: PatchOperations, fail: (message: string) => never): SanityDocument {
-  const walk = (entries: Record<string, unknown> | undefined, create: boolean, apply: (container: Container, step: Step, value: unknown) => void) => {
+  const walk = (
+    entries: Record<string, unknown> | undefined,
+    create: boolean,
+    apply: (container: Container, step: Step, value: unknown) => void,
+  ) => {
     for (const [path, value] of Object.entries(entries ?? {})) {
       let found: [Container, Step] | undefined;
       try {
@@ -200,7 +252,11 @@ function applyPatch(doc: SanityDocument, patch: PatchOperations, fail: (message:
   walk(patch.setIfMissing, true, (container, step, value) => assign(container, step, value, true));
   walk(patch.set, true, (container, step, value) => assign(container, step, value));
   walk(Object.fromEntries((patch.unset ?? []).map((path) => [path, null])), false, (container, step) => remove(container, step));
-  walk(patch.inc, false, (container, step, by) => assign(container, step, number((container as Record<string, unknown>)[step as string]) + number(by)));
-  walk(patch.dec, false, (container, step, by) => assign(container, step, number((container as Record<string, unknown>)[step as string]) - number(by)));
+  walk(patch.inc, false, (container, step, by) =>
+    assign(container, step, number((container as Record<string, unknown>)[step as string]) + number(by)),
+  );
+  walk(patch.dec, false, (container, step, by) =>
+    assign(container, step, number((container as Record<string, unknown>)[step as string]) - number(by)),
+  );
   return doc;
 }

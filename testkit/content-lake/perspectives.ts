@@ -44,7 +44,11 @@ export function parsePerspective(value: string | null | undefined, apiVersion: s
 }
 
 /** What a query over `documents` sees with this perspective and these credentials. */
-export function view(documents: SanityDocument[], perspective: Perspective, options: { authenticated: boolean; apiVersion: string }): SanityDocument[] {
+export function view(
+  documents: SanityDocument[],
+  perspective: Perspective,
+  options: { authenticated: boolean; apiVersion: string },
+): SanityDocument[] {
   let visible = options.authenticated ? documents : documents.filter((doc) => !doc._id.includes('.'));
   if (!atLeast(options.apiVersion, RELEASES_API)) visible = visible.filter((doc) => !doc._id.startsWith('versions.'));
   // The named views are the embedded source's own (lib/content/embedded.ts), so both answer alike.

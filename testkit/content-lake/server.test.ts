@@ -39,16 +39,30 @@ async function lake(options: Parameters<typeof startContentLake>[0] = {}) {
 }
 
 function clientOf(at: ContentLake, config: Parameters<typeof createClient>[0] = {}): SanityClient {
-  return createClient({ projectId: 'lake', dataset: 'production', apiVersion: API, apiHost: at.apiHost, useProjectHostname: false, useCdn: false, ...config });
+  return createClient({
+    projectId: 'lake',
+    dataset: 'production',
+    apiVersion: API,
+    apiHost: at.apiHost,
+    useProjectHostname: false,
+    useCdn: false,
+    ...config,
+  });
 }
 
 /** Every event of a subscription, kept for `until` to find. */
 function collect(source: { subscribe(observer: { next(event: LiveEvent): void; error(error: unknown): void }): { unsubscribe(): void } }) {
   const events: (LiveEvent | { type: 'error'; error: unknown })[] = [];
-  const subscription = source.subscribe({ next: (event) => events.push(event), error: (error: unknown) => events.push({ type: 'error', error }) });
+  const subscription = source.subscribe({
+    next: (event) => events.push(event),
+    error: (error: unknown) => events.push({ type: 'error', error }),
+  });
   cleanups.push(() => subscription.unsubscribe());
   const until = <T extends (typeof events)[number]>(predicate: (event: (typeof events)[number]) => event is T) =>
-    vi.waitFor(() => events.find(predicate) ?? Promise.reject(new Error(`no such event yet in ${JSON.stringify(events)}`)), { timeout: 5_000, interval: 20 });
+    vi.waitFor(() => events.find(predicate) ?? Promise.reject(new Error(`no such event yet in ${JSON.stringify(events)}`)), {
+      timeout: 5_000,
+      interval: 20,
+    });
   return { events, until };
 }
 const isMessage = (event: { type: string }): event is Extract<LiveEvent, { type: 'message' }> => event.type === 'message';
@@ -68,14 +82,26 @@ async function sse(url: string, headers: Record<string, string> = {}) {
         for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
-          const fields = Object.fromEntries(block.split('\n').filter((line) => !line.startsWith(':')).map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]));
-          events.push(block.startsWith(':') ? { comment: true } : { event: fields.event, id: fields.id, data: fields.data && JSON.parse(fields.data) });
+          const fields = Object.fromEntries(
+            block
+              .split('\n')
+              .filter((line) => !line.startsWith(':'))
+              .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]),
+          );
+          events.push(
+            block.startsWith(':')
+              ? { comment: true }
+              : { event: fields.event, id: fields.id, data: fields.data && JSON.parse(fields.data) },
+          );
         }
       }
     })().catch(() => undefined);
   }
   const until = (predicate: (event: (typeof events)[number]) => boolean) =>
-    vi.waitFor(() => events.find(predicate) ?? Promise.reject(new Error(`not yet: ${JSON.stringify(events)}`)), { timeout: 5_000, interval: 20 });
+    vi.waitFor(() => events.find(predicate) ?? Promise.reject(new Error(`not yet: ${JSON.stringify(events)}`)), {
+      timeout: 5_000,
+      interval: 20,
+    });
   return { response, events, until, close: () => controller.abort() };
 }
 
@@ -89,9 +115,16 @@ describe('queries', () => {
     expect(get.syncTags).toContain(at.syncTagOf('post-1'));
     // A query string past the client's GET limit goes as POST {query, params}, the rest in the URL.
     const padding = 'x'.repeat(12_000);
-    const post = await client.fetch(`*[_type == $type && $padding != ""][0].title`, { type: 'post', padding }, { filterResponse: false, returnQuery: false });
+    const post = await client.fetch(
+      `*[_type == $type && $padding != ""][0].title`,
+      { type: 'post', padding },
+      { filterResponse: false, returnQuery: false },
+    );
     expect(post).toEqual({ result: 'First', syncTags: expect.any(Array), ms: expect.any(Number) });
-    const raw = await fetch(`${at.origin}/v${API}/data/query/production?perspective=published`, { method: 'POST', body: JSON.stringify({ query: 'count(*[_type == $t])', params: { t: 'post' } }) });
+    const raw = await fetch(`${at.origin}/v${API}/data/query/production?perspective=published`, {
+      method: 'POST',
+      body: JSON.stringify({ query: 'count(*[_type == $t])', params: { t: 'post' } }),
+    });
     expect(await raw.json()).toMatchObject({ result: 1 });
   });
 
@@ -99,7 +132,11 @@ describe('queries', () => {
     const at = await lake();
     const reader = clientOf(at, { token: TOKEN });
     const names = (perspective: ClientPerspective, client = reader) =>
-      client.fetch<{ _id: string; name: string | null }[]>('*[_type in ["siteSettings", "landingPage", "post"]]{_id, "name": coalesce(productName, heading, title)} | order(_id)', {}, { perspective });
+      client.fetch<{ _id: string; name: string | null }[]>(
+        '*[_type in ["siteSettings", "landingPage", "post"]]{_id, "name": coalesce(productName, heading, title)} | order(_id)',
+        {},
+        { perspective },
+      );
     expect(await names('published')).toEqual([
       { _id: 'landingPage', name: 'Hello' },
       { _id: 'post-1', name: 'First' },
@@ -143,7 +180,10 @@ describe('queries', () => {
     expect(await count('2025-02-19')).toBe(1);
     expect(await count('X')).toBe(1);
     expect(await count('2025-02-18')).toBe(2);
-    const previewDrafts = await fetch(`${at.origin}/v${API}/data/query/production?query=*%5B_id%3D%3D%22siteSettings%22%5D%5B0%5D.productName&perspective=previewDrafts`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    const previewDrafts = await fetch(
+      `${at.origin}/v${API}/data/query/production?query=*%5B_id%3D%3D%22siteSettings%22%5D%5B0%5D.productName&perspective=previewDrafts`,
+      { headers: { authorization: `Bearer ${TOKEN}` } },
+    );
     expect((await previewDrafts.json()).result).toBe('Corridor (draft)');
     const invalid = await fetch(`${at.origin}/v${API}/data/query/production?query=1&perspective=raw,drafts`);
     expect(invalid.status).toBe(400);
@@ -154,10 +194,22 @@ describe('queries', () => {
     const at = await lake();
     const broken = await fetch(`${at.origin}/v${API}/data/query/production?query=${encodeURIComponent('*[_type == ')}`);
     expect(broken.status).toBe(400);
-    expect(await broken.json()).toEqual({ error: { type: 'queryParseError', description: expect.any(String), query: '*[_type == ', start: expect.any(Number), end: expect.any(Number) } });
-    await expect(clientOf(at).fetch('*[_type == "post" && title == $title]')).rejects.toThrow(/GROQ query parse error:[\s\S]*param \$title referenced, but not provided/);
+    expect(await broken.json()).toEqual({
+      error: {
+        type: 'queryParseError',
+        description: expect.any(String),
+        query: '*[_type == ',
+        start: expect.any(Number),
+        end: expect.any(Number),
+      },
+    });
+    await expect(clientOf(at).fetch('*[_type == "post" && title == $title]')).rejects.toThrow(
+      /GROQ query parse error:[\s\S]*param \$title referenced, but not provided/,
+    );
     const unquoted = await fetch(`${at.origin}/v${API}/data/query/production?query=$x&$x=bare`);
-    expect(await unquoted.json()).toEqual({ error: { type: 'httpBadRequest', description: 'Unable to parse value of "$x=bare". Please quote string values.' } });
+    expect(await unquoted.json()).toEqual({
+      error: { type: 'httpBadRequest', description: 'Unable to parse value of "$x=bare". Please quote string values.' },
+    });
   });
 
   it('returns an empty but valid Content Source Map when asked, which stega accepts', async () => {
@@ -165,7 +217,12 @@ describe('queries', () => {
     const client = clientOf(at, { stega: { enabled: true, studioUrl: '/studio' } });
     expect(await client.fetch('*[_id == "post-1"][0].title')).toBe('First');
     const answer = await fetch(`${at.origin}/v${API}/data/query/production?query=1&resultSourceMap=withKeyArraySelector&returnQuery=false`);
-    expect(await answer.json()).toEqual({ result: 1, syncTags: expect.any(Array), ms: expect.any(Number), resultSourceMap: { documents: [], paths: [], mappings: {} } });
+    expect(await answer.json()).toEqual({
+      result: 1,
+      syncTags: expect.any(Array),
+      ms: expect.any(Number),
+      resultSourceMap: { documents: [], paths: [], mappings: {} },
+    });
   });
 });
 
@@ -268,20 +325,28 @@ describe('documents by id', () => {
       ],
     });
     const withToken = clientOf(at, { token: TOKEN });
-    expect(await withToken.getDocuments(['drafts.newsPost', 'missing'])).toEqual([DOCUMENTS.find((doc) => doc._id === 'drafts.newsPost'), null]);
+    expect(await withToken.getDocuments(['drafts.newsPost', 'missing'])).toEqual([
+      DOCUMENTS.find((doc) => doc._id === 'drafts.newsPost'),
+      null,
+    ]);
     expect(await withToken.getDocument('post-1')).toMatchObject({ title: 'First' });
   });
 });
 
 describe('writes', () => {
-  it('mutates over HTTP with the token in Sanity\'s shapes, atomically, and refuses without it', async () => {
+  it("mutates over HTTP with the token in Sanity's shapes, atomically, and refuses without it", async () => {
     const at = await lake();
     const editor = clientOf(at, { token: TOKEN });
     const created = await editor.create({ _id: 'post-2', _type: 'post', title: 'Second' });
     expect(created).toMatchObject({ _id: 'post-2', title: 'Second', _rev: expect.any(String), _createdAt: expect.stringMatching(/Z$/) });
     const result = await editor
       .transaction()
-      .patch('post-2', (patch) => patch.set({ title: 'Second!', 'meta.tags': ['a'] }).setIfMissing({ views: 0 }).inc({ views: 2 }))
+      .patch('post-2', (patch) =>
+        patch
+          .set({ title: 'Second!', 'meta.tags': ['a'] })
+          .setIfMissing({ views: 0 })
+          .inc({ views: 2 }),
+      )
       .createOrReplace({ _id: 'post-3', _type: 'post', title: 'Third' })
       .delete('post-1')
       .commit();
@@ -294,7 +359,12 @@ describe('writes', () => {
         { id: 'post-1', operation: 'delete' },
       ],
     });
-    expect(await editor.getDocument('post-2')).toMatchObject({ title: 'Second!', meta: { tags: ['a'] }, views: 2, _rev: result.transactionId });
+    expect(await editor.getDocument('post-2')).toMatchObject({
+      title: 'Second!',
+      meta: { tags: ['a'] },
+      views: 2,
+      _rev: result.transactionId,
+    });
     await editor.patch('post-2').unset(['meta.tags']).commit();
     expect((await editor.getDocument('post-2'))?.meta).toEqual({});
 
@@ -305,7 +375,9 @@ describe('writes', () => {
       body: JSON.stringify({ mutations: [{ create: { _id: 'post-4', _type: 'post' } }, { create: { _id: 'post-2', _type: 'post' } }] }),
     });
     expect(conflict.status).toBe(409);
-    expect(await conflict.json()).toMatchObject({ error: { type: 'mutationError', items: [{ error: { type: 'documentAlreadyExistsError' }, index: 1 }] } });
+    expect(await conflict.json()).toMatchObject({
+      error: { type: 'mutationError', items: [{ error: { type: 'documentAlreadyExistsError' }, index: 1 }] },
+    });
     expect(await editor.getDocument('post-4')).toBeUndefined();
 
     await expect(clientOf(at).create({ _type: 'post', title: 'Anonymous' })).rejects.toThrow(/Insufficient permissions/);
@@ -318,11 +390,17 @@ describe('writes', () => {
     const editor = clientOf(at, { token: TOKEN });
     const live = collect(clientOf(at).live.events());
     await live.until((event): event is LiveEvent => event.type === 'welcome');
-    const answer = await editor.action({ actionType: 'sanity.action.document.publish', draftId: 'drafts.newsPost', publishedId: 'newsPost' });
+    const answer = await editor.action({
+      actionType: 'sanity.action.document.publish',
+      draftId: 'drafts.newsPost',
+      publishedId: 'newsPost',
+    });
     expect(answer).toEqual({ transactionId: expect.any(String) });
     expect(await editor.getDocument('newsPost')).toMatchObject({ title: 'Only a draft', _rev: answer.transactionId });
     expect((await live.until(isMessage)).tags).toContain(at.syncTagOf('newsPost'));
-    await expect(editor.action({ actionType: 'sanity.action.document.publish', draftId: 'drafts.newsPost', publishedId: 'newsPost' })).rejects.toThrow(/not found/);
+    await expect(
+      editor.action({ actionType: 'sanity.action.document.publish', draftId: 'drafts.newsPost', publishedId: 'newsPost' }),
+    ).rejects.toThrow(/not found/);
 
     await at.mutate([{ createOrReplace: { _id: 'drafts.post-1', _type: 'post', title: 'Edited' } }]);
     await at.publish('post-1');
@@ -332,10 +410,11 @@ describe('writes', () => {
     expect(committed).toEqual([['drafts.newsPost', 'newsPost'], ['drafts.post-1'], ['drafts.post-1', 'post-1']]);
   });
 
-  it('passes draft mode\'s secret check (@sanity/preview-url-secret) for a fresh secret only', async () => {
+  it("passes draft mode's secret check (@sanity/preview-url-secret) for a fresh secret only", async () => {
     const at = await lake();
     const client = clientOf(at, { token: TOKEN });
-    const url = (secret: string) => `http://localhost:3000/api/draft-mode/enable?sanity-preview-secret=${secret}&sanity-preview-pathname=/support`;
+    const url = (secret: string) =>
+      `http://localhost:3000/api/draft-mode/enable?sanity-preview-secret=${secret}&sanity-preview-pathname=/support`;
     expect(await validatePreviewUrl(client, url('old'))).toMatchObject({ isValid: false });
     // As Presentation makes one: a transaction of createOrReplace and patch, then a delete by query of expired ones.
     const { secret } = await createPreviewSecret(client, 'test', '/studio', 'editor');
@@ -350,7 +429,11 @@ describe('HTTP', () => {
     const at = await lake({ allowedOrigins: ['http://localhost:*'] });
     const preflight = await fetch(`${at.origin}/v${API}/data/query/production`, {
       method: 'OPTIONS',
-      headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+      headers: {
+        origin: 'http://localhost:3000',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(Object.fromEntries(preflight.headers)).toMatchObject({
@@ -363,14 +446,18 @@ describe('HTTP', () => {
     const evil = await fetch(`${at.origin}/v${API}/data/query/production?query=1`, { headers: { origin: 'http://evil.test' } });
     expect(evil.status).toBe(403);
     expect(evil.headers.get('access-control-allow-origin')).toBeNull();
-    expect((await fetch(`${at.origin}/v${API}/data/query/production`, { method: 'OPTIONS', headers: { origin: 'http://evil.test' } })).status).toBe(403);
+    expect(
+      (await fetch(`${at.origin}/v${API}/data/query/production`, { method: 'OPTIONS', headers: { origin: 'http://evil.test' } })).status,
+    ).toBe(403);
   });
 
-  it('lets live.events() from a refused origin end in the client\'s CorsOriginError', async () => {
+  it("lets live.events() from a refused origin end in the client's CorsOriginError", async () => {
     const at = await lake({ allowedOrigins: ['http://localhost:*'] });
     // A browser sends its Origin on the EventSource request and on the client's /check/cors probe.
     const realFetch = globalThis.fetch;
-    vi.stubGlobal('fetch', (input: RequestInfo | URL, init: RequestInit = {}) => realFetch(input, { ...init, headers: { ...(init.headers as Record<string, string>), origin: 'http://evil.test' } }));
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init: RequestInit = {}) =>
+      realFetch(input, { ...init, headers: { ...(init.headers as Record<string, string>), origin: 'http://evil.test' } }),
+    );
     const refused = collect(clientOf(at, { headers: { origin: 'http://evil.test' } }).live.events());
     const failure = await refused.until((event): event is { type: 'error'; error: unknown } => event.type === 'error');
     expect(failure.error).toBeInstanceOf(CorsOriginError);
@@ -378,7 +465,7 @@ describe('HTTP', () => {
     expect(await check.json()).toEqual({ result: { allowed: true, withCredentials: true } });
   });
 
-  it('answers unknown paths, other datasets, oversized and garbage bodies in Sanity\'s error shape, and keeps serving', async () => {
+  it("answers unknown paths, other datasets, oversized and garbage bodies in Sanity's error shape, and keeps serving", async () => {
     const at = await lake();
     for (const path of ['/', '/nope', `/v${API}/data/nope/production`, `/v${API}/data/query/production/extra`]) {
       const answer = await fetch(`${at.origin}${path}`);
@@ -386,11 +473,22 @@ describe('HTTP', () => {
       expect(await answer.json()).toEqual({ statusCode: 404, error: 'Not Found', message: expect.any(String) });
     }
     await expect(clientOf(at, { dataset: 'staging' }).fetch('1')).rejects.toThrow(/Dataset "staging" not found/);
-    const huge = await fetch(`${at.origin}/v${API}/data/query/production`, { method: 'POST', body: JSON.stringify({ query: `"${'x'.repeat(1_100_000)}"` }) });
+    const huge = await fetch(`${at.origin}/v${API}/data/query/production`, {
+      method: 'POST',
+      body: JSON.stringify({ query: `"${'x'.repeat(1_100_000)}"` }),
+    });
     expect(huge.status).toBe(413);
-    const garbage = await fetch(`${at.origin}/v${API}/data/mutate/production`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: '{"mutations": [' });
+    const garbage = await fetch(`${at.origin}/v${API}/data/mutate/production`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}` },
+      body: '{"mutations": [',
+    });
     expect(garbage.status).toBe(400);
-    const noMutations = await fetch(`${at.origin}/v${API}/data/mutate/production`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: '{"mutations": [{"frobnicate": {}}, null]}' });
+    const noMutations = await fetch(`${at.origin}/v${API}/data/mutate/production`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}` },
+      body: '{"mutations": [{"frobnicate": {}}, null]}',
+    });
     expect(await noMutations.json()).toMatchObject({ error: { type: 'mutationError' } });
     expect((await fetch(`${at.origin}/v${API}/data/doc/production/%E0`)).status).toBe(400);
     const wrongMethod = await fetch(`${at.origin}/v${API}/data/doc/production/post-1`, { method: 'DELETE' });

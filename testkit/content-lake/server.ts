@@ -22,10 +22,22 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { evaluate, GroqSyntaxError, parse, type ExprNode } from 'groq-js';
+import { GroqSyntaxError } from 'groq-js';
+
+import { evaluateGroq, parseGroq, type GroqTree } from '../../lib/content/groq-js.ts';
 
 import { createLiveEvents } from './live-events.ts';
-import { applyMutations, applyPublish, httpError, LakeError, lakeError, newId, type Mutation, type MutationResult, type PublishAction } from './mutations.ts';
+import {
+  applyMutations,
+  applyPublish,
+  httpError,
+  LakeError,
+  lakeError,
+  newId,
+  type Mutation,
+  type MutationResult,
+  type PublishAction,
+} from './mutations.ts';
 import { parseNdjson, parsePerspective, publishedIdOf, view, type Perspective, type SanityDocument } from './perspectives.ts';
 
 export type { Mutation, MutationResult, PublishAction, SanityDocument };
@@ -82,16 +94,37 @@ const STUDIO_SIGN_IN: Record<string, unknown> = {
   '/auth/providers': {
     thirdPartyLogin: true,
     sso: {},
-    providers: ['google', 'github', 'sanity'].map((name) => ({ name, title: name === 'sanity' ? 'E-mail / password' : name[0]!.toUpperCase() + name.slice(1), url: `https://api.sanity.io/v1/auth/login/${name}` })),
+    providers: ['google', 'github', 'sanity'].map((name) => ({
+      name,
+      title: name === 'sanity' ? 'E-mail / password' : name[0]!.toUpperCase() + name.slice(1),
+      url: `https://api.sanity.io/v1/auth/login/${name}`,
+    })),
   },
 };
 
-type Watched = { tree: ExprNode; params: Record<string, unknown>; perspective: Perspective; authenticated: boolean; apiVersion: string; hash: string; syncTags: string[] };
+type Watched = {
+  tree: GroqTree;
+  params: Record<string, unknown>;
+  perspective: Perspective;
+  authenticated: boolean;
+  apiVersion: string;
+  hash: string;
+  syncTags: string[];
+};
 type Params = Record<string, unknown>;
 
 const FAILED = '\u0000the query failed';
-const digest = (value: unknown) => createHash('sha1').update(JSON.stringify(value) ?? 'null').digest('base64url');
-const wildcard = (pattern: string) => new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/.]*')}$`);
+const digest = (value: unknown) =>
+  createHash('sha1')
+    .update(JSON.stringify(value) ?? 'null')
+    .digest('base64url');
+const wildcard = (pattern: string) =>
+  new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[^/.]*')}$`,
+  );
 
 export async function startContentLake(options: ContentLakeOptions = {}): Promise<ContentLake> {
   const datasetName = options.dataset ?? 'production';
@@ -101,16 +134,25 @@ export async function startContentLake(options: ContentLakeOptions = {}): Promis
   const live = createLiveEvents({ maxStreams: options.maxStreams ?? 100, heartbeatMs: options.heartbeatMs ?? 15_000 });
   const watched = new Map<string, Watched>();
 
-  const syncTagOf = (id: string) => `s1:${createHash('sha256').update(`${datasetName}:${publishedIdOf(id)}`).digest('base64url').slice(0, 6)}`;
+  const syncTagOf = (id: string) =>
+    `s1:${createHash('sha256')
+      .update(`${datasetName}:${publishedIdOf(id)}`)
+      .digest('base64url')
+      .slice(0, 6)}`;
   const originAllowed = (origin: string) => allowed.some((pattern) => pattern.test(origin));
 
-  async function run(tree: ExprNode, dataset: SanityDocument[], params: Params, now: Date): Promise<unknown> {
-    const value = await evaluate(tree, { dataset, params, timestamp: now, sanity: { projectId: options.projectId ?? 'local', dataset: datasetName } });
+  async function run(tree: GroqTree, dataset: SanityDocument[], params: Params, now: Date): Promise<unknown> {
+    const value = await evaluateGroq(tree, {
+      dataset,
+      params,
+      timestamp: now,
+      sanity: { projectId: options.projectId ?? 'local', dataset: datasetName },
+    });
     return (await value.get()) ?? null;
   }
 
   /** The documents whose absence changes the answer: what the query read. */
-  async function dependencies(tree: ExprNode, seen: SanityDocument[], params: Params, now: Date, answer: unknown): Promise<string[]> {
+  async function dependencies(tree: GroqTree, seen: SanityDocument[], params: Params, now: Date, answer: unknown): Promise<string[]> {
     if (seen.length > MAX_TRACKED) return seen.map((doc) => doc._id);
     const baseline = digest(answer);
     const ids: string[] = [];
@@ -122,12 +164,13 @@ export async function startContentLake(options: ContentLakeOptions = {}): Promis
   }
 
   /** Parsed, or a 400 in Sanity's queryParseError shape (what the client turns into a code frame). */
-  function compile(text: string, params: Params): ExprNode {
-    let tree: ExprNode;
+  function compile(text: string, params: Params): GroqTree {
+    let tree: GroqTree;
     try {
-      tree = parse(text, { params });
+      tree = parseGroq(text, { params });
     } catch (error) {
-      if (!(error instanceof GroqSyntaxError)) throw lakeError(400, 'queryParseError', (error as Error).message, { query: text, start: 0, end: text.length });
+      if (!(error instanceof GroqSyntaxError))
+        throw lakeError(400, 'queryParseError', (error as Error).message, { query: text, start: 0, end: text.length });
       const start = Math.min(error.position, text.length);
       const description = error.message.replace(/^Syntax error in GROQ query at position \d+: /, '');
       throw lakeError(400, 'queryParseError', description, { query: text, start, end: Math.min(start + 1, text.length) });
@@ -135,7 +178,11 @@ export async function startContentLake(options: ContentLakeOptions = {}): Promis
     const missing = parameterNames(tree)[0];
     if (missing !== undefined) {
       const start = Math.max(text.indexOf(`$${missing}`), 0);
-      throw lakeError(400, 'queryParseError', `param $${missing} referenced, but not provided`, { query: text, start, end: start + missing.length + 1 });
+      throw lakeError(400, 'queryParseError', `param $${missing} referenced, but not provided`, {
+        query: text,
+        start,
+        end: start + missing.length + 1,
+      });
     }
     return tree;
   }
@@ -179,7 +226,10 @@ export async function startContentLake(options: ContentLakeOptions = {}): Promis
     }
     // Only documents on the root path are public; a write to drafts, versions or system documents
     // reaches includeDrafts streams only.
-    live.message([...tags], changedIds.every((id) => id.includes('.')));
+    live.message(
+      [...tags],
+      changedIds.every((id) => id.includes('.')),
+    );
     if (!options.onCommit || changedIds.length === 0) return;
     const latest = (id: string) => next.find((doc) => doc._id === id) ?? before.find((doc) => doc._id === id);
     try {
@@ -192,19 +242,26 @@ export async function startContentLake(options: ContentLakeOptions = {}): Promis
   // The documents a {query} selection of a delete or patch picks, by _id, as stored.
   const selectIds = async (text: string, params: Params) => {
     const ids = await run(compile(text, params), documents, params, new Date());
-    return (Array.isArray(ids) ? ids : [ids]).map((doc) => (doc as SanityDocument | null)?._id).filter((id): id is string => typeof id === 'string');
+    return (Array.isArray(ids) ? ids : [ids])
+      .map((doc) => (doc as SanityDocument | null)?._id)
+      .filter((id): id is string => typeof id === 'string');
   };
 
   const mutate = (mutations: unknown, transactionId = newId(), dryRun = false) =>
     serially(async () => {
       const applied = await applyMutations(documents, mutations, transactionId, selectIds);
-      if (!dryRun) await commit(applied.documents, applied.results.filter((r) => r.operation !== 'none').map((r) => r.id));
+      if (!dryRun)
+        await commit(
+          applied.documents,
+          applied.results.filter((r) => r.operation !== 'none').map((r) => r.id),
+        );
       return { transactionId, results: applied.results };
     });
 
   const act = (actions: unknown, transactionId = newId(), dryRun = false) =>
     serially(async () => {
-      if (!Array.isArray(actions) || actions.length === 0) throw lakeError(400, 'actionError', 'The request body must be {"actions": [...]} with at least one action');
+      if (!Array.isArray(actions) || actions.length === 0)
+        throw lakeError(400, 'actionError', 'The request body must be {"actions": [...]} with at least one action');
       let next = documents;
       const changed: string[] = [];
       for (const [index, action] of (actions as PublishAction[]).entries()) {
@@ -235,7 +292,14 @@ export async function startContentLake(options: ContentLakeOptions = {}): Promis
     if (req.method === 'OPTIONS') {
       if (origin !== undefined && !originAllowed(origin)) throw httpError(403, 'Forbidden', `Origin ${origin} is not allowed`);
       const headers = req.headers['access-control-request-headers'] ?? ALLOW_HEADERS;
-      res.writeHead(204, { ...cors, 'access-control-allow-methods': 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS', 'access-control-allow-headers': headers, 'access-control-max-age': '600' }).end();
+      res
+        .writeHead(204, {
+          ...cors,
+          'access-control-allow-methods': 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
+          'access-control-allow-headers': headers,
+          'access-control-max-age': '600',
+        })
+        .end();
       return;
     }
     const [, apiVersion, path] = VERSIONED.exec(url.pathname) ?? [];
@@ -248,7 +312,8 @@ export async function startContentLake(options: ContentLakeOptions = {}): Promis
       const ok = asking === undefined || originAllowed(asking);
       return send(res, 200, { result: { allowed: ok, withCredentials: ok } }, cors);
     }
-    if (origin !== undefined && !originAllowed(origin)) throw httpError(403, 'Forbidden', `Origin ${origin} is not allowed; add it to the project's CORS origins`);
+    if (origin !== undefined && !originAllowed(origin))
+      throw httpError(403, 'Forbidden', `Origin ${origin} is not allowed; add it to the project's CORS origins`);
     // What the embedded Studio asks before anything else: nobody is signed in here, so it shows its
     // sign-in screen with Sanity's providers (which need the real service to go further).
     const signIn = STUDIO_SIGN_IN[path];
@@ -256,16 +321,26 @@ export async function startContentLake(options: ContentLakeOptions = {}): Promis
     const authenticated = authenticate(req);
 
     const [, endpoint, dataset, rest] = DATA.exec(path) ?? [];
-    if (endpoint === undefined || (rest !== undefined && endpoint !== 'doc')) throw httpError(404, 'Not Found', `No endpoint at ${url.pathname}`);
+    if (endpoint === undefined || (rest !== undefined && endpoint !== 'doc'))
+      throw httpError(404, 'Not Found', `No endpoint at ${url.pathname}`);
     const project = req.headers['x-sanity-project-id'];
-    if (options.projectId !== undefined && project !== undefined && project !== options.projectId) throw httpError(404, 'Not Found', `Project ID "${String(project)}" not found`);
-    if (dataset !== datasetName) throw httpError(404, 'Not Found', `Dataset "${dataset}" not found for project ID "${options.projectId ?? String(project ?? 'local')}"`);
+    if (options.projectId !== undefined && project !== undefined && project !== options.projectId)
+      throw httpError(404, 'Not Found', `Project ID "${String(project)}" not found`);
+    if (dataset !== datasetName)
+      throw httpError(
+        404,
+        'Not Found',
+        `Dataset "${dataset}" not found for project ID "${options.projectId ?? String(project ?? 'local')}"`,
+      );
     const method = (allowedMethods: string[]) => {
-      if (!allowedMethods.includes(req.method ?? '')) throw httpError(405, 'Method Not Allowed', `${req.method} is not allowed on ${url.pathname}`);
+      if (!allowedMethods.includes(req.method ?? ''))
+        throw httpError(405, 'Method Not Allowed', `${req.method} is not allowed on ${url.pathname}`);
     };
     const denied = (kind: 'mutationError' | 'actionError') => {
       const description = 'Insufficient permissions; permission "update" required';
-      return lakeError(403, kind, description, { items: [{ error: { type: 'insufficientPermissionsError', description, permission: 'update' }, index: 0 }] });
+      return lakeError(403, kind, description, {
+        items: [{ error: { type: 'insufficientPermissionsError', description, permission: 'update' }, index: 0 }],
+      });
     };
 
     switch (endpoint) {
@@ -275,8 +350,10 @@ export async function startContentLake(options: ContentLakeOptions = {}): Promis
         const text = req.method === 'POST' ? body.query : url.searchParams.get('query');
         const params = req.method === 'POST' ? (body.params ?? {}) : paramsOf(url.searchParams);
         if (typeof text !== 'string' || text.trim() === '') throw lakeError(400, 'httpBadRequest', 'The "query" parameter is required');
-        if (typeof params !== 'object' || params === null || Array.isArray(params)) throw lakeError(400, 'httpBadRequest', '"params" must be an object');
-        const option = (name: string) => url.searchParams.get(name) ?? (typeof body[name] === 'string' || typeof body[name] === 'boolean' ? String(body[name]) : null);
+        if (typeof params !== 'object' || params === null || Array.isArray(params))
+          throw lakeError(400, 'httpBadRequest', '"params" must be an object');
+        const option = (name: string) =>
+          url.searchParams.get(name) ?? (typeof body[name] === 'string' || typeof body[name] === 'boolean' ? String(body[name]) : null);
         let perspective: Perspective;
         try {
           perspective = parsePerspective(option('perspective'), apiVersion);
@@ -286,14 +363,19 @@ export async function startContentLake(options: ContentLakeOptions = {}): Promis
         // lastLiveEventId asks for an answer at least that fresh: every answer here is current.
         const answer = await query(text, params as Params, perspective, authenticated, apiVersion);
         const sourceMap = option('resultSourceMap');
-        return send(res, 200, {
-          ...(option('returnQuery') === 'false' ? {} : { query: text }),
-          result: answer.result,
-          syncTags: answer.syncTags,
-          ms: answer.ms,
-          // A valid, empty Content Source Map: stega and overlays then have nothing to encode.
-          ...(sourceMap && sourceMap !== 'false' ? { resultSourceMap: { documents: [], paths: [], mappings: {} } } : {}),
-        }, cors);
+        return send(
+          res,
+          200,
+          {
+            ...(option('returnQuery') === 'false' ? {} : { query: text }),
+            result: answer.result,
+            syncTags: answer.syncTags,
+            ms: answer.ms,
+            // A valid, empty Content Source Map: stega and overlays then have nothing to encode.
+            ...(sourceMap && sourceMap !== 'false' ? { resultSourceMap: { documents: [], paths: [], mappings: {} } } : {}),
+          },
+          cors,
+        );
       }
       case 'doc': {
         method(['GET']);
@@ -316,7 +398,12 @@ export async function startContentLake(options: ContentLakeOptions = {}): Promis
         const transactionId = typeof body.transactionId === 'string' ? body.transactionId : undefined;
         const { results, ...rest } = await mutate(body.mutations, transactionId, url.searchParams.get('dryRun') === 'true');
         const withDocuments = url.searchParams.get('returnDocuments') === 'true';
-        return send(res, 200, { ...rest, results: results.map(({ document, ...result }) => (withDocuments ? { ...result, document } : result)) }, cors);
+        return send(
+          res,
+          200,
+          { ...rest, results: results.map(({ document, ...result }) => (withDocuments ? { ...result, document } : result)) },
+          cors,
+        );
       }
       case 'actions': {
         method(['POST']);
@@ -328,7 +415,8 @@ export async function startContentLake(options: ContentLakeOptions = {}): Promis
       default: {
         method(['GET']);
         // The reference: 406 unless the client accepts an event stream.
-        if (!String(req.headers.accept ?? '').includes('text/event-stream')) throw httpError(406, 'Not Acceptable', 'The live events API answers text/event-stream only');
+        if (!String(req.headers.accept ?? '').includes('text/event-stream'))
+          throw httpError(406, 'Not Acceptable', 'The live events API answers text/event-stream only');
         const includeDrafts = url.searchParams.get('includeDrafts') === 'true';
         if (includeDrafts && !authenticated) throw httpError(401, 'Unauthorized', 'includeDrafts requires a token');
         const lastEventId = req.headers['last-event-id'] ?? url.searchParams.get('lastEventId') ?? undefined;
@@ -340,9 +428,14 @@ export async function startContentLake(options: ContentLakeOptions = {}): Promis
   const server = createServer((req, res) => {
     const origin = req.headers.origin;
     const cors: Record<string, string> =
-      origin !== undefined && originAllowed(origin) ? { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', vary: 'Origin' } : {};
+      origin !== undefined && originAllowed(origin)
+        ? { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', vary: 'Origin' }
+        : {};
     handle(req, res, cors).catch((error: unknown) => {
-      const failure = error instanceof LakeError ? error : httpError(500, 'Internal Server Error', `The local Content Lake failed: ${(error as Error)?.message}`);
+      const failure =
+        error instanceof LakeError
+          ? error
+          : httpError(500, 'Internal Server Error', `The local Content Lake failed: ${(error as Error)?.message}`);
       if (failure.status === 500) console.error('content lake:', error);
       if (res.headersSent) res.destroy();
       // A body we did not read to the end must not be taken for the next request on this connection.
@@ -383,7 +476,8 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
 }
 
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
-  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY) throw httpError(413, 'Payload Too Large', `Request bodies are limited to ${MAX_BODY} bytes`);
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY)
+    throw httpError(413, 'Payload Too Large', `Request bodies are limited to ${MAX_BODY} bytes`);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -397,7 +491,8 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
   } catch {
     throw httpError(400, 'Bad Request', 'The request body is not valid JSON');
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw httpError(400, 'Bad Request', 'The request body must be a JSON object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw httpError(400, 'Bad Request', 'The request body must be a JSON object');
   return body as Record<string, unknown>;
 }
 

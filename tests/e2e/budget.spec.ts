@@ -38,7 +38,8 @@ async function loadedScripts(page: Page, origin: string, pagePath: string): Prom
   const loaded = new Map<string, Response>();
   page.on('response', (response) => {
     const url = new URL(response.url());
-    if (response.request().resourceType() === 'script' && url.pathname.startsWith('/_next/') && response.ok()) loaded.set(url.href, response);
+    if (response.request().resourceType() === 'script' && url.pathname.startsWith('/_next/') && response.ok())
+      loaded.set(url.href, response);
   });
   await page.goto(new URL(pagePath, origin).href);
   await page.waitForLoadState('networkidle');
@@ -51,7 +52,10 @@ async function loadedScripts(page: Page, origin: string, pagePath: string): Prom
 
 test.describe('no Studio code on public pages', () => {
   // The embedded build, and the build configured for a Sanity project, whose layout imports Live and overlays.
-  for (const [build, { url: origin }] of [['embedded', E2E_SERVERS.main], ['hosted', E2E_SERVERS.hosted]] as const) {
+  for (const [build, { url: origin }] of [
+    ['embedded', E2E_SERVERS.main],
+    ['hosted', E2E_SERVERS.hosted],
+  ] as const) {
     for (const pagePath of PUBLIC_PATHS) {
       test(`${pagePath} (${build}) loads no Studio code`, async ({ page }) => {
         const scripts = await loadedScripts(page, origin, pagePath);
@@ -84,7 +88,10 @@ function readJson<T>(file: string): T {
 
 test('/ loads at most 20 KB more gzip JavaScript than an empty Next page', async ({ baseURL }) => {
   const floor = readJson<Floor>('bench/fixture-floor.json');
-  const installed = { next: readJson<{ version: string }>('node_modules/next/package.json').version, react: readJson<{ version: string }>('node_modules/react/package.json').version };
+  const installed = {
+    next: readJson<{ version: string }>('node_modules/next/package.json').version,
+    react: readJson<{ version: string }>('node_modules/react/package.json').version,
+  };
   expect(
     { next: floor.next, react: floor.react },
     'bench/fixture-floor.json was measured with another Next or React: run npm run measure:build and commit it',

@@ -44,8 +44,8 @@ async function launchChromium(): Promise<Chromium> {
   let stderr = '';
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`chromium opened no DevTools port:\n${stderr}`)), 30_000);
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk;
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
       const match = /DevTools listening on ws:\/\/[^:]+:(\d+)\//.exec(stderr);
       if (match) {
         clearTimeout(timer);
@@ -120,7 +120,13 @@ test.describe('Lighthouse', () => {
 
 /** Violations as short lines: rule, impact and the first offending elements. */
 function summary(violations: Awaited<ReturnType<AxeBuilder['analyze']>>['violations']) {
-  return violations.map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.slice(0, 3).map((node) => node.target.join(' ')).join(' | ')}`);
+  return violations.map(
+    (violation) =>
+      `${violation.id} (${violation.impact}): ${violation.nodes
+        .slice(0, 3)
+        .map((node) => node.target.join(' '))
+        .join(' | ')}`,
+  );
 }
 
 async function openReportDialog(page: Page) {

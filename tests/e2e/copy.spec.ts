@@ -18,12 +18,28 @@ const MARK = '✎';
 // again), and the seed is put back and published when the worker ends.
 
 /** Keys whose strings are not text: identifiers, targets, choices the code compares, Portable Text structure. */
-const NOT_TEXT = new Set(['_id', '_type', '_key', '_ref', '_rev', '_createdAt', '_updatedAt', 'href', 'icon', 'requestType', 'lastUpdated', 'style', 'listItem', 'marks']);
+const NOT_TEXT = new Set([
+  '_id',
+  '_type',
+  '_key',
+  '_ref',
+  '_rev',
+  '_createdAt',
+  '_updatedAt',
+  'href',
+  'icon',
+  'requestType',
+  'lastUpdated',
+  'style',
+  'listItem',
+  'marks',
+]);
 
 function marked(value: unknown, key = ''): unknown {
   if (typeof value === 'string') return NOT_TEXT.has(key) ? value : `${MARK}${value}`;
   if (Array.isArray(value)) return value.map((item) => marked(item, key));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, marked(item, name)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, marked(item, name)]));
   return value;
 }
 
@@ -53,8 +69,13 @@ async function unmarkedAttributes(page: Page): Promise<string[]> {
   return page.evaluate((mark) => {
     const values = [
       document.title,
-      ...[...document.querySelectorAll('[aria-label], [placeholder]')].flatMap((element) => [element.getAttribute('aria-label'), element.getAttribute('placeholder')]),
-      ...[...document.querySelectorAll('meta[property="og:image:alt"], meta[name="twitter:image:alt"], meta[name="description"]')].map((meta) => meta.getAttribute('content')),
+      ...[...document.querySelectorAll('[aria-label], [placeholder]')].flatMap((element) => [
+        element.getAttribute('aria-label'),
+        element.getAttribute('placeholder'),
+      ]),
+      ...[...document.querySelectorAll('meta[property="og:image:alt"], meta[name="twitter:image:alt"], meta[name="description"]')].map(
+        (meta) => meta.getAttribute('content'),
+      ),
     ];
     return values.filter((value): value is string => !!value && /\p{L}/u.test(value) && !value.includes(mark));
   }, MARK);
@@ -79,7 +100,10 @@ async function holdPosts(page: Page, path: string): Promise<() => void> {
 
 test.beforeAll(async ({ baseURL }) => {
   const seed = await readDataset(SEED_FILE);
-  await writeDataset(seed.map((doc) => marked(doc) as Doc), E2E_CONTENT_FILE);
+  await writeDataset(
+    seed.map((doc) => marked(doc) as Doc),
+    E2E_CONTENT_FILE,
+  );
   for (const _type of CONTENT_TYPES) {
     const response = await postWebhook(baseURL!, { _type, _id: _type });
     expect(response.status, `publish of ${_type}`).toBe(200);

@@ -25,7 +25,9 @@ test('an unexpected failure on the landing page shows the designed error page, w
   await expect(page.locator('#stay-updated')).toBeVisible();
 });
 
-test('a request whose answer never arrives keeps the dialog open and what the visitor typed; sent again, it goes through', async ({ page }) => {
+test('a request whose answer never arrives keeps the dialog open and what the visitor typed; sent again, it goes through', async ({
+  page,
+}) => {
   await page.goto('/support');
   await page.getByRole('link', { name: /Report an Issue/ }).click();
   const dialog = page.getByRole('dialog');

@@ -29,7 +29,7 @@ const tempDir = (label: string) => mkdtemp(path.join(os.tmpdir(), `e2e-${label}-
 
 /** Waits for a server that should stop by itself; null if it is still running after `ms`. */
 const exitWithin = (server: AppServer, ms: number) =>
-  Promise.race([server.exited, new Promise<null>((resolve) => setTimeout(() => resolve(null), ms))]) as Promise<Exit | null>;
+  Promise.race<Exit | null>([server.exited, new Promise<null>((resolve) => setTimeout(() => resolve(null), ms))]);
 
 /** Reads a store no server has open any more. */
 async function readStore<T>(dataDir: string, sql: string, params: unknown[] = []): Promise<T[]> {
@@ -118,7 +118,11 @@ test.describe('a hosted backend that hangs', () => {
       await page.goto(`${server!.origin}/support${javaScript ? '' : '#request-feedback'}`);
       if (javaScript) await page.getByRole('link', { name: /^General Feedback/ }).click();
       const parts = dialogParts(page, 'feedback');
-      const values = { email: 'hung@example.com', subject: unique('While PostgREST hung'), message: 'Typed while the backend did not answer.' };
+      const values = {
+        email: 'hung@example.com',
+        subject: unique('While PostgREST hung'),
+        message: 'Typed while the backend did not answer.',
+      };
       await parts.email.fill(values.email);
       await parts.subject.fill(values.subject);
       await parts.message.fill(values.message);
@@ -158,7 +162,9 @@ test.describe('one store, one writer', () => {
   async function fingerprint(dir: string): Promise<string[]> {
     const entries = await readdir(dir, { recursive: true, withFileTypes: true });
     const files = entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
-    return Promise.all(files.sort().map(async (file) => `${path.relative(dir, file)} ${(await stat(file)).size} ${(await stat(file)).mtimeMs}`));
+    return Promise.all(
+      files.sort().map(async (file) => `${path.relative(dir, file)} ${(await stat(file)).size} ${(await stat(file)).mtimeMs}`),
+    );
   }
 
   test('a second server on the same DATA_DIR stops at start naming the store and the process holding it, touches nothing, and npm run requests still reads it', async () => {
@@ -166,7 +172,11 @@ test.describe('one store, one writer', () => {
     dataDir = await tempDir('one-writer');
     const first = await startAppServer({ DATA_DIR: dataDir });
     servers.push(first);
-    const values = { email: 'first.server@example.com', subject: unique('Through the first server'), message: 'Stored before the second start.' };
+    const values = {
+      email: 'first.server@example.com',
+      subject: unique('Through the first server'),
+      message: 'Stored before the second start.',
+    };
     expect(outcome(await postForm(first.origin, 'support', values))).toBe('accepted');
     const store = path.join(dataDir, 'pglite');
     const before = await fingerprint(store);
@@ -254,11 +264,31 @@ test.describe('a server killed with SIGKILL', () => {
 
 test.describe('configuration mistakes stop the server at start', () => {
   const MISTAKES: Array<[string, Record<string, string>, string]> = [
-    ['half a Supabase pair', { NEXT_PUBLIC_SUPABASE_URL: 'http://127.0.0.1:9' }, 'NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY is not set, but NEXT_PUBLIC_SUPABASE_URL is'],
-    ['half a Sanity pair', { NEXT_PUBLIC_SANITY_DATASET: 'production' }, 'NEXT_PUBLIC_SANITY_PROJECT_ID is not set, but NEXT_PUBLIC_SANITY_DATASET is'],
-    ['an unparsable RATE_LIMIT_MAX', { RATE_LIMIT_MAX: '5 per minute' }, 'RATE_LIMIT_MAX must be a whole number from 1 to 1000000000, got "5 per minute"'],
-    ['an out-of-range RATE_LIMIT_WINDOW_SECONDS', { RATE_LIMIT_WINDOW_SECONDS: '0' }, 'RATE_LIMIT_WINDOW_SECONDS must be a whole number from 1 to 604800, got "0"'],
-    ['an unparsable STORE_TIMEOUT_SECONDS', { STORE_TIMEOUT_SECONDS: '10s' }, 'STORE_TIMEOUT_SECONDS must be a number from 0.1 to 300, got "10s"'],
+    [
+      'half a Supabase pair',
+      { NEXT_PUBLIC_SUPABASE_URL: 'http://127.0.0.1:9' },
+      'NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY is not set, but NEXT_PUBLIC_SUPABASE_URL is',
+    ],
+    [
+      'half a Sanity pair',
+      { NEXT_PUBLIC_SANITY_DATASET: 'production' },
+      'NEXT_PUBLIC_SANITY_PROJECT_ID is not set, but NEXT_PUBLIC_SANITY_DATASET is',
+    ],
+    [
+      'an unparsable RATE_LIMIT_MAX',
+      { RATE_LIMIT_MAX: '5 per minute' },
+      'RATE_LIMIT_MAX must be a whole number from 1 to 1000000000, got "5 per minute"',
+    ],
+    [
+      'an out-of-range RATE_LIMIT_WINDOW_SECONDS',
+      { RATE_LIMIT_WINDOW_SECONDS: '0' },
+      'RATE_LIMIT_WINDOW_SECONDS must be a whole number from 1 to 604800, got "0"',
+    ],
+    [
+      'an unparsable STORE_TIMEOUT_SECONDS',
+      { STORE_TIMEOUT_SECONDS: '10s' },
+      'STORE_TIMEOUT_SECONDS must be a number from 0.1 to 300, got "10s"',
+    ],
   ];
 
   let scratch = '';

@@ -163,7 +163,10 @@ test.describe('SEO', () => {
       const blocks = await page.locator('script[type="application/ld+json"]').allTextContents();
       const faqs = blocks.map((text) => JSON.parse(text) as Record<string, unknown>).filter((data) => data['@type'] === 'FAQPage');
       expect(faqs, 'one FAQPage block').toHaveLength(1);
-      const faq = faqs[0] as { '@context': string; mainEntity: { '@type': string; name: string; acceptedAnswer: { '@type': string; text: string } }[] };
+      const faq = faqs[0] as {
+        '@context': string;
+        mainEntity: { '@type': string; name: string; acceptedAnswer: { '@type': string; text: string } }[];
+      };
       expect(faq['@context']).toBe('https://schema.org');
 
       const questions = (await page.locator('#faq dt').allInnerTexts()).map((text) => text.trim());

@@ -39,7 +39,10 @@ function watch(page: Page): string[] {
   const problems: string[] = [];
   page.on('console', (message) => message.type() === 'error' && problems.push(`console: ${message.text()}`));
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('response', (response) => response.status() >= 400 && problems.push(`${response.status()} ${response.request().method()} ${response.url()}`));
+  page.on(
+    'response',
+    (response) => response.status() >= 400 && problems.push(`${response.status()} ${response.request().method()} ${response.url()}`),
+  );
   return problems;
 }
 
@@ -79,11 +82,14 @@ async function openPreview(page: Page, pathname: string, perspective?: string) {
 }
 
 /** Resolves when the page's Sanity Live has its stream open (its `welcome` event): edits after this reach it. */
-const liveConnected = (page: Page) => page.waitForEvent('console', (message) => message.text().startsWith('<SanityLive includeDrafts> is connected'));
+const liveConnected = (page: Page) =>
+  page.waitForEvent('console', (message) => message.text().startsWith('<SanityLive includeDrafts> is connected'));
 
 /** The id Next gave a server action of the build (its server-reference manifest), as the page's script sends it. */
 function serverAction(distDir: string, exportedName: string): string {
-  const manifest = JSON.parse(readFileSync(path.join(distDir, 'server', 'server-reference-manifest.json'), 'utf8')) as { node: Record<string, { exportedName: string }> };
+  const manifest = JSON.parse(readFileSync(path.join(distDir, 'server', 'server-reference-manifest.json'), 'utf8')) as {
+    node: Record<string, { exportedName: string }>;
+  };
   const id = Object.entries(manifest.node).find(([, action]) => action.exportedName === exportedName)?.[0];
   if (!id) throw new Error(`no server action ${exportedName} in ${distDir}`);
   return id;
@@ -107,7 +113,10 @@ test('published pages render from the hosted API, and a visitor holds no connect
   expect(problems).toEqual([]);
 });
 
-test('a publish (the document written, its live event, the signed webhook) shows on the next load of an open tab', async ({ page, baseURL }) => {
+test('a publish (the document written, its live event, the signed webhook) shows on the next load of an open tab', async ({
+  page,
+  baseURL,
+}) => {
   const problems = watch(page);
   await page.goto('/privacy');
   await page.waitForLoadState('networkidle');
@@ -163,7 +172,9 @@ test('a content release opened from Presentation is previewed as that release, o
   expect(problems).toEqual([]);
 });
 
-test("Presentation's perspective switch (a server action with React's text/plain arguments) passes the proxy and changes the preview", async ({ page }) => {
+test("Presentation's perspective switch (a server action with React's text/plain arguments) passes the proxy and changes the preview", async ({
+  page,
+}) => {
   const problems = watch(page);
   const release = 'rSummer';
   const releaseText = `Intro of the summer release ${Date.now()}.`;
@@ -174,7 +185,14 @@ test("Presentation's perspective switch (a server action with React's text/plain
   // What <VisualEditing> calls when the editor picks a release in Presentation's perspective menu.
   const action = serverAction(E2E_SERVERS.hosted.distDir, 'perspectiveChangeAction');
   const status = await page.evaluate(
-    async ([id, body]) => (await fetch('/privacy', { method: 'POST', headers: { 'Next-Action': id!, 'Content-Type': 'text/plain;charset=UTF-8', Accept: 'text/x-component' }, body })).status,
+    async ([id, body]) =>
+      (
+        await fetch('/privacy', {
+          method: 'POST',
+          headers: { 'Next-Action': id!, 'Content-Type': 'text/plain;charset=UTF-8', Accept: 'text/x-component' },
+          body,
+        })
+      ).status,
     [action, JSON.stringify([[release, 'drafts']])],
   );
   expect(status).toBe(200);

@@ -50,7 +50,6 @@ const rowsSince = (table: Table, since: Date) =>
 // ---------------------------------------------------------------------------------------------------
 // A no-JavaScript form submission.
 
-
 type Form = { action: string; controls: [string, string][] };
 
 /** The form whose action is `action`, with what a browser would send for it untouched. */
@@ -68,7 +67,6 @@ async function loadForm(baseURL: string, pagePath: string, action: string): Prom
   }
   return { action, controls };
 }
-
 
 function browserHeaders(baseURL: string): Record<string, string> {
   // One client for the whole suite: the main test server's quota is far above what it sends.
@@ -99,7 +97,12 @@ const FORMS: Record<Target, { page: string; action: string }> = {
 type Fields = Record<string, string | undefined>;
 
 /** Posts the form with the visitor's fields replaced, added (extra names) or removed (undefined). */
-async function postForm(baseURL: string, target: Target, fields: Fields, options: { appended?: [string, string][]; keep?: (name: string) => boolean } = {}) {
+async function postForm(
+  baseURL: string,
+  target: Target,
+  fields: Fields,
+  options: { appended?: [string, string][]; keep?: (name: string) => boolean } = {},
+) {
   const form = await loadForm(baseURL, FORMS[target].page, FORMS[target].action);
   const data = new FormData();
   const seen = new Set<string>();
@@ -149,10 +152,16 @@ async function postAction(baseURL: string, body: BodyInit, contentType: string |
 }
 
 /** The support form as the no-JavaScript browser sends it, with `fields` and `extra` entries, encoded. */
-async function encodedSupportForm(baseURL: string, fields: Fields, keep: (name: string) => boolean = () => true, extra: [string, string][] = []) {
+async function encodedSupportForm(
+  baseURL: string,
+  fields: Fields,
+  keep: (name: string) => boolean = () => true,
+  extra: [string, string][] = [],
+) {
   const form = await loadForm(baseURL, FORMS.support.page, FORMS.support.action);
   const controls = form.controls.filter(([name]) => keep(name)).map(([name, value]): [string, string] => [name, fields[name] ?? value]);
-  for (const [name, value] of Object.entries(fields)) if (!controls.some(([control]) => control === name) && value !== undefined) controls.push([name, value]);
+  for (const [name, value] of Object.entries(fields))
+    if (!controls.some(([control]) => control === name) && value !== undefined) controls.push([name, value]);
   return encodeForm([...controls, ...extra]);
 }
 
@@ -214,7 +223,10 @@ const subscribe = (name: string, email: string | undefined, expectation: Expecta
 
 const RUN = Date.now().toString(36);
 /** The proxy's page for `refusal`: its status and its message, as the visitor reads it. */
-const refusedAs = ({ status, code }: Refusal): Expectation => ({ refused: status, says: new RegExp(seedMessage({ code }).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) });
+const refusedAs = ({ status, code }: Refusal): Expectation => ({
+  refused: status,
+  says: new RegExp(seedMessage({ code }).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
+});
 const TOO_LARGE = refusedAs(REFUSALS.tooLarge);
 const NOT_A_FORM = refusedAs(REFUSALS.notAForm);
 const SCRIPT = '<script>alert(document.cookie)</script>';
@@ -297,34 +309,64 @@ const CASES: Case[] = [
   // The database counts characters (code points), not UTF-16 units: 150 emoji are 150 characters.
   supportStored('150 emoji in the subject are 150 characters, within the 200 limit', { subject: `${RUN}${'😀'.repeat(150 - RUN.length)}` }),
   supportStored('line and paragraph separators are stored verbatim', { subject: `Separators ${RUN}`, message: 'a\u2028b\u2029c' }),
-  supportStored('control characters are stored verbatim', { subject: `Controls ${RUN}`, message: 'bell\u0007 escape\u001b[31m red\u001b[0m' }),
-  supportRefused('a NUL character gets a clear message', { subject: `Nul ${RUN}`, message: 'before\u0000after' }, 'Please remove unsupported characters.'),
+  supportStored('control characters are stored verbatim', {
+    subject: `Controls ${RUN}`,
+    message: 'bell\u0007 escape\u001b[31m red\u001b[0m',
+  }),
+  supportRefused(
+    'a NUL character gets a clear message',
+    { subject: `Nul ${RUN}`, message: 'before\u0000after' },
+    'Please remove unsupported characters.',
+  ),
 
   // Markup and injection.
   supportStored('HTML is stored verbatim', { subject: `Html ${RUN} ${HTML}`, message: HTML }),
-  supportStored('a script tag is stored verbatim', { subject: `Script ${RUN} ${SCRIPT}`, message: `${SCRIPT}</textarea><script>alert(1)</script>` }),
-  supportRefused('a refused request echoes its script tags escaped only', { subject: `${SCRIPT} ${RUN}`, message: '</textarea><script>alert(1)</script>', email: `"><script>alert(1)</script>@x.com` }, MESSAGES.email),
+  supportStored('a script tag is stored verbatim', {
+    subject: `Script ${RUN} ${SCRIPT}`,
+    message: `${SCRIPT}</textarea><script>alert(1)</script>`,
+  }),
+  supportRefused(
+    'a refused request echoes its script tags escaped only',
+    { subject: `${SCRIPT} ${RUN}`, message: '</textarea><script>alert(1)</script>', email: `"><script>alert(1)</script>@x.com` },
+    MESSAGES.email,
+  ),
   supportStored('SQL metacharacters are stored verbatim', {
     subject: `Robert'); DROP TABLE support_requests;-- ${RUN}`,
     message: `' OR '1'='1' --; SELECT * FROM pg_user; \\x00 $1 $$ E'\\n' /* */ %_`,
   }),
   supportStored('an apostrophe in the email is stored verbatim', { email: "o'brien+tag@example.com", subject: `Apostrophe ${RUN}` }),
-  supportRefused('a newline in the email (header injection) is refused', { email: 'victim@example.com\r\nBcc: everyone@example.com' }, MESSAGES.emailInvisible),
+  supportRefused(
+    'a newline in the email (header injection) is refused',
+    { email: 'victim@example.com\r\nBcc: everyone@example.com' },
+    MESSAGES.emailInvisible,
+  ),
   supportRefused('a bare newline in the email is refused', { email: 'victim@example.com\nX-Injected: 1' }, MESSAGES.emailInvisible),
   // Control, bidirectional and zero-width characters make an address read as another one: refused.
   ...INVISIBLE_IN_EMAIL.map(([name, character]) =>
-    supportRefused(`an email with ${name} inside is refused`, { email: `vic${character}tim@exam${character}ple.com` }, MESSAGES.emailInvisible),
+    supportRefused(
+      `an email with ${name} inside is refused`,
+      { email: `vic${character}tim@exam${character}ple.com` },
+      MESSAGES.emailInvisible,
+    ),
   ),
   supportRefused('two addresses in the email are refused', { email: 'a@example.com,b@example.com' }, MESSAGES.email),
 
   // Missing, unknown and forged fields.
   support('a request without an email field is refused', { ...valid, email: undefined }, { message: MESSAGES.empty }),
-  support('a request with no visitor fields at all is refused', { email: undefined, subject: undefined, message: undefined, type: undefined }, { message: MESSAGES.empty }),
+  support(
+    'a request with no visitor fields at all is refused',
+    { email: undefined, subject: undefined, message: undefined, type: undefined },
+    { message: MESSAGES.empty },
+  ),
   support('a request without a type is refused', { ...valid, type: undefined }, { message: MESSAGES.empty }),
   supportRefused('a type outside issue|feedback|feature is refused', { type: 'admin' }, MESSAGES.type),
   supportRefused('a type that only differs in case is refused', { type: 'Issue' }, MESSAGES.type),
   supportRefused('a SQL type is refused', { type: "issue' OR 1=1 --" }, MESSAGES.type),
-  support('a forged status is ignored: the row is new', { ...valid, subject: `Forged status ${RUN}`, status: 'resolved' }, stored({ ...valid, subject: `Forged status ${RUN}` })),
+  support(
+    'a forged status is ignored: the row is new',
+    { ...valid, subject: `Forged status ${RUN}`, status: 'resolved' },
+    stored({ ...valid, subject: `Forged status ${RUN}` }),
+  ),
   support(
     'extra fields (id, created_at, role) are ignored',
     { ...valid, subject: `Extra fields ${RUN}` },
@@ -337,8 +379,17 @@ const CASES: Case[] = [
       ['x'.repeat(1000), 'long name'],
     ],
   ),
-  support('a second type value after the real one is ignored', { ...valid, subject: `Second type ${RUN}` }, stored({ ...valid, subject: `Second type ${RUN}` }), [['type', 'admin']]),
-  support('a filled honeypot gets the success answer and nothing is stored', { ...valid, website: 'http://spam.example' }, { silent: 'success' }),
+  support(
+    'a second type value after the real one is ignored',
+    { ...valid, subject: `Second type ${RUN}` },
+    stored({ ...valid, subject: `Second type ${RUN}` }),
+    [['type', 'admin']],
+  ),
+  support(
+    'a filled honeypot gets the success answer and nothing is stored',
+    { ...valid, website: 'http://spam.example' },
+    { silent: 'success' },
+  ),
 
   // Not a real form submission.
   {
@@ -370,17 +421,18 @@ const CASES: Case[] = [
   },
 
   // Crafted server-action calls, as a script would send them with the action's real id (issue 11).
-  ...(['Multipart/Form-Data', 'MULTIPART/FORM-DATA'] as const).map(
-    (spelling): Case => ({
-      name: `an action call sent as ${spelling} is refused as unreadable`,
-      target: 'support',
-      send: async (baseURL) => {
-        const { body, contentType } = await encodeForm([['0', JSON.stringify([{ status: 'idle' }, '$K1'])], ['1_email', valid.email]]);
-        return postAction(baseURL, body, relabel(contentType, spelling));
-      },
-      expect: NOT_A_FORM,
-    }),
-  ),
+  ...(['Multipart/Form-Data', 'MULTIPART/FORM-DATA'] as const).map((spelling): Case => ({
+    name: `an action call sent as ${spelling} is refused as unreadable`,
+    target: 'support',
+    send: async (baseURL) => {
+      const { body, contentType } = await encodeForm([
+        ['0', JSON.stringify([{ status: 'idle' }, '$K1'])],
+        ['1_email', valid.email],
+      ]);
+      return postAction(baseURL, body, relabel(contentType, spelling));
+    },
+    expect: NOT_A_FORM,
+  })),
   ...(
     [
       ['text/plain', 'text/plain;charset=UTF-8', `email=${valid.email}`],
@@ -390,15 +442,13 @@ const CASES: Case[] = [
       ['no content type', undefined, '["$undefined","$undefined"]'],
       ['JSON that is not an argument list, as text/plain', 'text/plain;charset=UTF-8', JSON.stringify({ ...valid, type: 'issue' })],
     ] as const
-  ).map(
-    ([name, contentType, body]): Case => ({
-      name: `an action call with a ${name} body is refused as unreadable`,
-      target: 'support',
-      // A Uint8Array body gets no Content-Type from fetch: the case without one stays without one.
-      send: (baseURL) => postAction(baseURL, new TextEncoder().encode(body), contentType),
-      expect: NOT_A_FORM,
-    }),
-  ),
+  ).map(([name, contentType, body]): Case => ({
+    name: `an action call with a ${name} body is refused as unreadable`,
+    target: 'support',
+    // A Uint8Array body gets no Content-Type from fetch: the case without one stays without one.
+    send: (baseURL) => postAction(baseURL, new TextEncoder().encode(body), contentType),
+    expect: NOT_A_FORM,
+  })),
   {
     name: 'an action call with bytes that are not UTF-8 as text/plain is refused as unreadable',
     target: 'support',
@@ -419,14 +469,12 @@ const CASES: Case[] = [
       ['undefined in place of the form', ['$undefined', '$undefined']],
       ['no arguments at all', []],
     ] as const
-  ).map(
-    ([name, args]): Case => ({
-      name: `an action call in React's text/plain encoding with ${name} reaches the action, stores nothing and is no crash`,
-      target: 'support',
-      send: (baseURL) => postAction(baseURL, JSON.stringify(args), 'text/plain;charset=UTF-8'),
-      expect: { actionAnswered: true },
-    }),
-  ),
+  ).map(([name, args]): Case => ({
+    name: `an action call in React's text/plain encoding with ${name} reaches the action, stores nothing and is no crash`,
+    target: 'support',
+    send: (baseURL) => postAction(baseURL, JSON.stringify(args), 'text/plain;charset=UTF-8'),
+    expect: { actionAnswered: true },
+  })),
   {
     name: 'a 2 MB JSON body without an action is refused as unreadable',
     target: 'support',
@@ -437,7 +485,10 @@ const CASES: Case[] = [
     name: 'a 2 MB multipart action call is refused as too large',
     target: 'support',
     send: async (baseURL) => {
-      const { body, contentType } = await encodeForm([['0', JSON.stringify([{ status: 'idle' }, '$K1'])], ['1_message', long(2 * MEGABYTE)]]);
+      const { body, contentType } = await encodeForm([
+        ['0', JSON.stringify([{ status: 'idle' }, '$K1'])],
+        ['1_message', long(2 * MEGABYTE)],
+      ]);
       return postAction(baseURL, body, contentType);
     },
     expect: TOO_LARGE,
@@ -446,7 +497,10 @@ const CASES: Case[] = [
     name: 'an action call just over the body cap is refused as too large',
     target: 'support',
     send: async (baseURL) => {
-      const { body, contentType } = await encodeForm([['0', JSON.stringify([{ status: 'idle' }, '$K1'])], ['1_message', long(MAX_BODY_BYTES)]]);
+      const { body, contentType } = await encodeForm([
+        ['0', JSON.stringify([{ status: 'idle' }, '$K1'])],
+        ['1_message', long(MAX_BODY_BYTES)],
+      ]);
       return postAction(baseURL, body, contentType);
     },
     expect: TOO_LARGE,
@@ -457,17 +511,15 @@ const CASES: Case[] = [
       ['a string in place of the form', [{ status: 'idle' }, 'not a form']],
       ['no arguments at all', []],
     ] as const
-  ).map(
-    ([name, args]): Case => ({
-      name: `an action call with ${name} stores nothing and is no crash`,
-      target: 'support',
-      send: async (baseURL) => {
-        const { body, contentType } = await encodeForm([['0', JSON.stringify(args)]]);
-        return postAction(baseURL, body, contentType);
-      },
-      expect: { notAnAction: true },
-    }),
-  ),
+  ).map(([name, args]): Case => ({
+    name: `an action call with ${name} stores nothing and is no crash`,
+    target: 'support',
+    send: async (baseURL) => {
+      const { body, contentType } = await encodeForm([['0', JSON.stringify(args)]]);
+      return postAction(baseURL, body, contentType);
+    },
+    expect: { notAnAction: true },
+  })),
   ...(
     [
       ['naming the action without its bound state', (id: string): [string, string][] => [[`$ACTION_ID_${id}`, '']]],
@@ -481,24 +533,32 @@ const CASES: Case[] = [
         ],
       ],
     ] as const
-  ).map(
-    ([name, actionFields]): Case => ({
-      name: `a no-JavaScript post ${name} stores nothing and is no crash`,
-      target: 'support',
-      send: async (baseURL) => {
-        const extra = actionFields(await supportActionId(baseURL));
-        const { body, contentType } = await encodedSupportForm(baseURL, { ...valid, subject: `Forged action ${RUN}` }, (field) => !field.startsWith('$ACTION'), extra);
-        return postRaw(baseURL, body, contentType);
-      },
-      expect: { notAnAction: true },
-    }),
-  ),
+  ).map(([name, actionFields]): Case => ({
+    name: `a no-JavaScript post ${name} stores nothing and is no crash`,
+    target: 'support',
+    send: async (baseURL) => {
+      const extra = actionFields(await supportActionId(baseURL));
+      const { body, contentType } = await encodedSupportForm(
+        baseURL,
+        { ...valid, subject: `Forged action ${RUN}` },
+        (field) => !field.startsWith('$ACTION'),
+        extra,
+      );
+      return postRaw(baseURL, body, contentType);
+    },
+    expect: { notAnAction: true },
+  })),
   {
     name: 'a post without an Origin (no page sent it) stores nothing',
     target: 'support',
     send: async (baseURL) => {
       const { body, contentType } = await encodedSupportForm(baseURL, { ...valid, subject: `No origin ${RUN}` });
-      const response = await fetch(new URL('/support', baseURL), { method: 'POST', body, headers: { 'content-type': contentType }, redirect: 'manual' });
+      const response = await fetch(new URL('/support', baseURL), {
+        method: 'POST',
+        body,
+        headers: { 'content-type': contentType },
+        redirect: 'manual',
+      });
       return answerFor(response.status, await response.text(), 'support');
     },
     expect: refusedAs(REFUSALS.crossSite),
@@ -506,19 +566,31 @@ const CASES: Case[] = [
   {
     name: 'a multipart body without the action fields stores nothing',
     target: 'support',
-    send: (baseURL) => postForm(baseURL, 'support', { ...valid, subject: `No action ${RUN}` }, { keep: (name) => !name.startsWith('$ACTION') }),
+    send: (baseURL) =>
+      postForm(baseURL, 'support', { ...valid, subject: `No action ${RUN}` }, { keep: (name) => !name.startsWith('$ACTION') }),
     expect: { notAnAction: true },
   },
   {
     name: 'a forged action id stores nothing',
     target: 'support',
-    send: (baseURL) => postForm(baseURL, 'support', { ...valid, subject: `Forged id ${RUN}` }, { keep: (name) => !name.startsWith('$ACTION'), appended: [['$ACTION_ID_00deadbeef00deadbeef00deadbeef00deadbeef00', '']] }),
+    send: (baseURL) =>
+      postForm(
+        baseURL,
+        'support',
+        { ...valid, subject: `Forged id ${RUN}` },
+        { keep: (name) => !name.startsWith('$ACTION'), appended: [['$ACTION_ID_00deadbeef00deadbeef00deadbeef00deadbeef00', '']] },
+      ),
     expect: { notAnAction: true },
   },
   {
     name: 'a truncated multipart body is refused as unreadable',
     target: 'support',
-    send: (baseURL) => postRaw(baseURL, '--x\r\nContent-Disposition: form-data; name="email"\r\n\r\na@example.com\r\n--x\r\nContent-Disp', 'multipart/form-data; boundary=x'),
+    send: (baseURL) =>
+      postRaw(
+        baseURL,
+        '--x\r\nContent-Disposition: form-data; name="email"\r\n\r\na@example.com\r\n--x\r\nContent-Disp',
+        'multipart/form-data; boundary=x',
+      ),
     expect: refusedAs(REFUSALS.unreadable),
   },
   {
@@ -542,9 +614,13 @@ const CASES: Case[] = [
 
   // Subscribe.
   subscribe('a plain address subscribes', `plain.${RUN}@example.com`, { stored: { email: `plain.${RUN}@example.com` } }),
-  subscribe('an apostrophe and plus sign are stored verbatim', `o'neil+news.${RUN}@example.com`, { stored: { email: `o'neil+news.${RUN}@example.com` } }),
+  subscribe('an apostrophe and plus sign are stored verbatim', `o'neil+news.${RUN}@example.com`, {
+    stored: { email: `o'neil+news.${RUN}@example.com` },
+  }),
   subscribe('an international address is stored verbatim', `josé.${RUN}@exämple.com`, { stored: { email: `josé.${RUN}@exämple.com` } }),
-  subscribe('a newline in the address (header injection) is refused', `x.${RUN}@example.com\r\nBcc: all@example.com`, { message: MESSAGES.emailInvisible }),
+  subscribe('a newline in the address (header injection) is refused', `x.${RUN}@example.com\r\nBcc: all@example.com`, {
+    message: MESSAGES.emailInvisible,
+  }),
   ...INVISIBLE_IN_EMAIL.map(([name, character]) =>
     subscribe(`an address with ${name} inside is refused`, `sub${character}.${RUN}@example.com`, { message: MESSAGES.emailInvisible }),
   ),
@@ -626,7 +702,9 @@ test.describe('hostile input through the browser', () => {
     await expect(dialog.locator('button[type="submit"]')).toHaveText(SEED_FORM.sent);
     // Browsers send a textarea's line breaks as CRLF; everything else arrives and is stored as typed.
     const sent = message.replace(/\n/g, '\r\n');
-    expect(await rowsSince('support_requests', since)).toEqual([{ email: 'browser@example.com', subject, message: sent, type: 'issue', status: 'new' }]);
+    expect(await rowsSince('support_requests', since)).toEqual([
+      { email: 'browser@example.com', subject, message: sent, type: 'issue', status: 'new' },
+    ]);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     await expect(page.locator('img[src="x"]')).toHaveCount(0);
     expect(alerts).toEqual([]);

@@ -28,7 +28,11 @@ type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string;
  * A server that reads the whole body before answering never answers this; one that judges the call
  * first answers while the body is still open. The deadline only turns a hang into a failure.
  */
-function postWithOpenBody(url: string, headers: Record<string, string>, { chunkBytes = 64 * 1024, maxBytes = 32 * MEGABYTE } = {}): Promise<Answer> {
+function postWithOpenBody(
+  url: string,
+  headers: Record<string, string>,
+  { chunkBytes = 64 * 1024, maxBytes = 32 * MEGABYTE } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     let bytesSent = 0;
     let answered = false;
@@ -100,12 +104,23 @@ test.describe('webhook calls that cost nothing', () => {
   test('a captured call cannot be replayed, nor one signed for another time', async ({ baseURL }) => {
     const payload = JSON.stringify({ _type: 'privacyPolicy', _id: 'privacyPolicy' });
     const send = async (header: string) =>
-      (await fetch(new URL(WEBHOOK, baseURL), { method: 'POST', headers: { 'content-type': 'application/json', [SIGNATURE_HEADER_NAME]: header }, body: payload })).status;
+      (
+        await fetch(new URL(WEBHOOK, baseURL), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', [SIGNATURE_HEADER_NAME]: header },
+          body: payload,
+        })
+      ).status;
 
     const captured = await signature(payload);
     expect(await send(captured)).toBe(200);
     expect(await send(captured)).toBe(409);
-    for (const timestamp of [Date.UTC(2021, 5, 1), Date.UTC(2035, 5, 1), Date.now() - SIGNATURE_WINDOW_MS - 60_000, Date.now() + SIGNATURE_WINDOW_MS + 60_000]) {
+    for (const timestamp of [
+      Date.UTC(2021, 5, 1),
+      Date.UTC(2035, 5, 1),
+      Date.now() - SIGNATURE_WINDOW_MS - 60_000,
+      Date.now() + SIGNATURE_WINDOW_MS + 60_000,
+    ]) {
       expect(await send(await signature(payload, timestamp)), new Date(timestamp).toISOString()).toBe(401);
     }
     // A fresh call is still accepted.
@@ -129,7 +144,11 @@ test.describe('nothing an anonymous client can fill', () => {
     const studioHtml = await studio.text();
     const before = await filesUnder(DIST_DIR);
 
-    const paths = ['/studio/structure/privacyPolicy', '/studio/presentation', ...Array.from({ length: 50 }, () => `/studio/${random()}/${random()}`)];
+    const paths = [
+      '/studio/structure/privacyPolicy',
+      '/studio/presentation',
+      ...Array.from({ length: 50 }, () => `/studio/${random()}/${random()}`),
+    ];
     const notTheStudioPage: string[] = [];
     for (const studioPath of paths) {
       const response = await request.get(studioPath, { maxRedirects: 0 });
@@ -163,15 +182,31 @@ test.describe('nothing an anonymous client can fill', () => {
 // ---------------------------------------------------------------------------------------------------
 
 type Policy = 'site' | 'studio';
-type Probe = { name: string; status: number; policy: Policy; location?: string; send: (baseURL: string) => Promise<{ status: number; headers: Record<string, string> }> };
-
-const viaFetch = (requestPath: string, init: RequestInit = {}) => async (baseURL: string) => {
-  const response = await fetch(new URL(requestPath, baseURL), { redirect: 'manual', ...init });
-  await response.arrayBuffer();
-  return { status: response.status, headers: Object.fromEntries(response.headers) };
+type Probe = {
+  name: string;
+  status: number;
+  policy: Policy;
+  location?: string;
+  send: (baseURL: string) => Promise<{ status: number; headers: Record<string, string> }>;
 };
-const get = (requestPath: string, status: number, policy: Policy = 'site'): Probe => ({ name: `GET ${requestPath}`, status, policy, send: viaFetch(requestPath) });
-const redirect = (requestPath: string, location: string, policy: Policy = 'site'): Probe => ({ ...get(requestPath, 308, policy), location });
+
+const viaFetch =
+  (requestPath: string, init: RequestInit = {}) =>
+  async (baseURL: string) => {
+    const response = await fetch(new URL(requestPath, baseURL), { redirect: 'manual', ...init });
+    await response.arrayBuffer();
+    return { status: response.status, headers: Object.fromEntries(response.headers) };
+  };
+const get = (requestPath: string, status: number, policy: Policy = 'site'): Probe => ({
+  name: `GET ${requestPath}`,
+  status,
+  policy,
+  send: viaFetch(requestPath),
+});
+const redirect = (requestPath: string, location: string, policy: Policy = 'site'): Probe => ({
+  ...get(requestPath, 308, policy),
+  location,
+});
 const formPost = (name: string, status: number, headers: Record<string, string>, body: BodyInit): Probe => ({
   name,
   status,
@@ -203,14 +238,34 @@ const PROBES: Probe[] = [
   get('/api/draft-mode/disable', 307),
   get(WEBHOOK, 405),
   { name: `POST ${WEBHOOK} unsigned`, status: 401, policy: 'site', send: viaFetch(WEBHOOK, { method: 'POST', body: '{}' }) },
-  formPost('the proxy refusing a cross-site post', REFUSALS.crossSite.status, { origin: 'https://evil.example', 'content-type': 'multipart/form-data; boundary=x' }, '--x--'),
+  formPost(
+    'the proxy refusing a cross-site post',
+    REFUSALS.crossSite.status,
+    { origin: 'https://evil.example', 'content-type': 'multipart/form-data; boundary=x' },
+    '--x--',
+  ),
   formPost('the proxy refusing a body that is not a form', REFUSALS.notAForm.status, { 'content-type': 'text/plain' }, 'x'),
-  formPost('the proxy refusing an oversized form', REFUSALS.tooLarge.status, { 'content-type': 'multipart/form-data; boundary=x' }, 'x'.repeat(MAX_BODY_BYTES + 1)),
-  formPost('the proxy refusing an unreadable form', REFUSALS.unreadable.status, { 'content-type': 'multipart/form-data; boundary=x' }, '--x\r\nContent-Disp'),
+  formPost(
+    'the proxy refusing an oversized form',
+    REFUSALS.tooLarge.status,
+    { 'content-type': 'multipart/form-data; boundary=x' },
+    'x'.repeat(MAX_BODY_BYTES + 1),
+  ),
+  formPost(
+    'the proxy refusing an unreadable form',
+    REFUSALS.unreadable.status,
+    { 'content-type': 'multipart/form-data; boundary=x' },
+    '--x\r\nContent-Disp',
+  ),
 ];
 
 function directives(csp: string): Map<string, string[]> {
-  return new Map(csp.split(';').map((part) => part.trim().split(/\s+/)).map(([name, ...sources]) => [name!.toLowerCase(), sources]));
+  return new Map(
+    csp
+      .split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .map(([name, ...sources]) => [name!.toLowerCase(), sources]),
+  );
 }
 
 test.describe('security headers on every response', () => {

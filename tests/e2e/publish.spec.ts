@@ -1,6 +1,16 @@
 import { expect, test } from '@playwright/test';
 
-import { E2E_CONTENT_FILE, SEED_FILE, editDocument, postWebhook, readDataset, resetContent, restoreSeed, writeDataset, type Doc } from './support/dataset';
+import {
+  E2E_CONTENT_FILE,
+  SEED_FILE,
+  editDocument,
+  postWebhook,
+  readDataset,
+  resetContent,
+  restoreSeed,
+  writeDataset,
+  type Doc,
+} from './support/dataset';
 
 // These tests edit the one dataset the server reads: one at a time, seed restored after each.
 test.describe.configure({ mode: 'serial' });

@@ -21,7 +21,12 @@ const SITE = Number(env.RATE_LIMIT_SITE_MAX);
 const RUN = Date.now().toString(36);
 
 const storedRows = async () =>
-  (await readStore<{ n: number }>(dataDir, 'select (select count(*) from support_requests)::int + (select count(*) from newsletter_subscribers)::int as n'))[0]?.n ?? 0;
+  (
+    await readStore<{ n: number }>(
+      dataDir,
+      'select (select count(*) from support_requests)::int + (select count(*) from newsletter_subscribers)::int as n',
+    )
+  )[0]?.n ?? 0;
 
 const request = (subject: string) => ({ email: 'quota@example.com', subject, message: 'Counting toward the quota.' });
 const accepted = (answers: FormAnswer[]) => answers.filter((answer) => answer.statusText === REQUEST_SENT).length;

@@ -32,7 +32,12 @@ test.describe('landing page', () => {
     await expect(page.getByText('Play Store', { exact: true })).toBeVisible();
 
     const features = page.locator('#features');
-    await expect(features.getByRole('heading', { level: 3 })).toHaveText(['3-Mile Radius', 'Real-time Feed', 'Community First', 'Privacy & Safety']);
+    await expect(features.getByRole('heading', { level: 3 })).toHaveText([
+      '3-Mile Radius',
+      'Real-time Feed',
+      'Community First',
+      'Privacy & Safety',
+    ]);
 
     await expect(page.getByRole('heading', { name: 'Stay Updated' })).toBeVisible();
     const email = page.getByPlaceholder('Enter your email');
@@ -114,7 +119,10 @@ test.describe('privacy page', () => {
     ]);
     await expect(page.locator('article')).toContainText('within a 3-mile radius of you');
     await expect(page.locator('article')).toContainText('after 30 days of inactivity');
-    await expect(page.getByRole('region', { name: '7. Contact Us' }).getByRole('link', { name: 'Support page' })).toHaveAttribute('href', '/support');
+    await expect(page.getByRole('region', { name: '7. Contact Us' }).getByRole('link', { name: 'Support page' })).toHaveAttribute(
+      'href',
+      '/support',
+    );
     await expect(page.getByRole('link', { name: SEED_CHROME.backHome })).toHaveAttribute('href', '/');
     expect(problems).toEqual([]);
   });

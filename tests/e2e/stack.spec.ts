@@ -76,7 +76,11 @@ test.beforeAll(async () => {
   };
   // As if typed in `work`, not through npm in the repo.
   delete env.INIT_CWD;
-  serve = spawn(process.execPath, [path.join(ROOT, 'deploy', 'serve-prod.ts'), '--no-build'], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  serve = spawn(process.execPath, [path.join(ROOT, 'deploy', 'serve-prod.ts'), '--no-build'], {
+    cwd: work,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   serve.stdout!.on('data', (chunk) => (output += chunk));
   serve.stderr!.on('data', (chunk) => (output += chunk));
   exited = new Promise((resolve) => serve.once('exit', (code) => resolve(code)));
@@ -134,11 +138,15 @@ test('a support request sent from the page through nginx is stored', async ({ pa
   await dialog.locator('button[type="submit"]').click();
   await expect(dialog.locator('button[type="submit"]')).toHaveText(SEED_FORM.sent, { timeout: 100_000 });
 
-  const rows = await readStore<{ email: string; type: string }>(dataDir, 'select email, type from public.support_requests where subject = $1', [subject]);
+  const rows = await readStore<{ email: string; type: string }>(
+    dataDir,
+    'select email, type from public.support_requests where subject = $1',
+    [subject],
+  );
   expect(rows).toEqual([{ email: 'stack@example.com', type: 'feedback' }]);
 });
 
-test('a publish (dataset edit and signed webhook through nginx) reaches the cache through the webhook\'s refresh', async () => {
+test("a publish (dataset edit and signed webhook through nginx) reaches the cache through the webhook's refresh", async () => {
   expect((await fetch(`${stack.url}/privacy`)).status).toBe(200);
   const title = `Policy published ${Date.now()}`;
   await editDocument('privacyPolicy', (doc) => void (doc.title = title), contentFile);
@@ -148,7 +156,10 @@ test('a publish (dataset edit and signed webhook through nginx) reaches the cach
   expect(webhook.status).toBe(200);
   // The app logs when nginx has taken the new pages (lib/cache-refresh.ts); no page is asked for
   // meanwhile, so nothing else can have stored the edit.
-  const polls = await pollUntil(async () => output.slice(logged).includes(`[app] cache refresh through ${stack.url}: /, /support, /privacy`), 100);
+  const polls = await pollUntil(
+    async () => output.slice(logged).includes(`[app] cache refresh through ${stack.url}: /, /support, /privacy`),
+    100,
+  );
   const response = await fetch(`${stack.url}/privacy`);
   expect(response.headers.get(CACHE_STATUS)).toBe('HIT');
   expect(await response.text()).toContain(title);

@@ -34,7 +34,7 @@ const EMPTY = seedMessage({ code: 'empty' });
 type StoredRequest = { email: string; subject: string; message: string; type: string; status: string };
 
 /** Reads the embedded store the server owns, from a copy (its open database is never touched). */
-const readEmbedded = <T,>(sql: string, params: unknown[] = []) => readStore<T>(DATA_DIR, sql, params);
+const readEmbedded = <T>(sql: string, params: unknown[] = []) => readStore<T>(DATA_DIR, sql, params);
 
 const requestsWithSubject = (subject: string) =>
   readEmbedded<StoredRequest>('select email, subject, message, type, status from public.support_requests where subject = $1', [subject]);
@@ -102,7 +102,11 @@ test.describe('support form with JavaScript', () => {
       // Focus moved into the dialog.
       expect(await parts.dialog.evaluate((element) => element.contains(document.activeElement))).toBe(true);
 
-      const values = { email: `${type}@example.com`, subject: unique(`E2E ${type}`), message: `A ${type} sent by the browser test.\nSecond line.` };
+      const values = {
+        email: `${type}@example.com`,
+        subject: unique(`E2E ${type}`),
+        message: `A ${type} sent by the browser test.\nSecond line.`,
+      };
       await fill(parts, values);
       await parts.submit.click();
       // The embedded store opens on the first write after a server start, which can take a few seconds.
@@ -157,7 +161,9 @@ test.describe('support form with JavaScript', () => {
     await expect(parts.email).toHaveValue('');
   });
 
-  test('whitespace-only fields show "Please fill in all fields" and "Error!" and keep what was typed, without a request', async ({ page }) => {
+  test('whitespace-only fields show "Please fill in all fields" and "Error!" and keep what was typed, without a request', async ({
+    page,
+  }) => {
     const posts = countPosts(page);
     await page.goto('/support');
     await card(page, 'Report an Issue').click();
@@ -297,7 +303,9 @@ test.describe('support form without JavaScript', () => {
     expect(await requestsWithSubject(values.subject)).toEqual([{ ...values, type: 'feedback', status: 'new' }]);
   });
 
-  test('opening /support#request-issue directly shows that form; an empty-looking submit gets the server message and keeps the values', async ({ page }) => {
+  test('opening /support#request-issue directly shows that form; an empty-looking submit gets the server message and keeps the values', async ({
+    page,
+  }) => {
     await page.goto('/support#request-issue');
     const parts = dialogParts(page, 'issue');
     await expect(parts.dialog).toBeVisible();
@@ -328,7 +336,9 @@ test.describe('support form without JavaScript', () => {
 });
 
 test.describe('subscribe form with JavaScript', () => {
-  test('subscribes without a reload; the same address in other letters is a success too; a bad address gets a message', async ({ page }) => {
+  test('subscribes without a reload; the same address in other letters is a success too; a bad address gets a message', async ({
+    page,
+  }) => {
     await page.goto('/');
     await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
     const section = page.locator('#stay-updated');
@@ -353,7 +363,9 @@ test.describe('subscribe form with JavaScript', () => {
     await expect(input).toHaveValue('reader@localhost');
 
     expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
-    const rows = await readEmbedded<{ email: string }>('select email from public.newsletter_subscribers where lower(email) = lower($1)', [address]);
+    const rows = await readEmbedded<{ email: string }>('select email from public.newsletter_subscribers where lower(email) = lower($1)', [
+      address,
+    ]);
     expect(rows).toEqual([{ email: address }]);
   });
 });

@@ -68,7 +68,13 @@ async function waitUntilReady(url: string, postgrest: ChildProcess, timeoutMs: n
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (postgrest.exitCode !== null) throw new Error(`PostgREST exited with code ${postgrest.exitCode}`);
-    if (await fetch(url).then((response) => response.ok, () => false)) return;
+    if (
+      await fetch(url).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`PostgREST was not ready at ${url} within ${timeoutMs} ms`);
@@ -96,7 +102,11 @@ export async function startSupabaseStack(
   const db = await PGlite.create();
   await migrate(db, supabaseDir);
   if (quotas && (await db.query(`select to_regclass('private.quota_limits') as t`)).rows.some((row) => (row as { t: unknown }).t)) {
-    await db.query('update private.quota_limits set site_max = $1, client_max = $2, window_seconds = $3', [quotas.siteMax, quotas.clientMax, quotas.windowSeconds]);
+    await db.query('update private.quota_limits set site_max = $1, client_max = $2, window_seconds = $3', [
+      quotas.siteMax,
+      quotas.clientMax,
+      quotas.windowSeconds,
+    ]);
   }
   // pglite-socket serves one PGlite session to every client, queueing statements and keeping each
   // transaction to its own connection. PostgREST uses a pool of 1, but on start it opens a second
@@ -196,7 +206,7 @@ export async function startSupabaseStack(
   return {
     url: `http://127.0.0.1:${port}`,
     publishableKey: publishableKey(),
-    query: async <T,>(sql: string, params?: unknown[]) => (await db.query<T>(sql, params)).rows,
+    query: async <T>(sql: string, params?: unknown[]) => (await db.query<T>(sql, params)).rows,
     stopPostgrest,
     startPostgrest,
     pausePostgrest: () => signalPostgrest('SIGSTOP'),

@@ -15,7 +15,9 @@
 import { createServer } from 'node:http';
 
 // A computed specifier: `node` needs the .ts extension, which tsc does not accept in a static import.
-const { startSupabaseStack } = (await import(new URL('./postgrest-harness.ts', import.meta.url).href)) as typeof import('./postgrest-harness');
+const { startSupabaseStack } = (await import(
+  new URL('./postgrest-harness.ts', import.meta.url).href
+)) as typeof import('./postgrest-harness');
 
 const port = Number(process.argv[2] ?? 54321);
 const controlPort = Number(process.argv[3] ?? port + 1);
@@ -24,8 +26,8 @@ const stack = await startSupabaseStack({ port });
 const control = createServer((req, res) => {
   const actions: Record<string, (() => Promise<void>) | undefined> = {
     'GET /ready': async () => {},
-    'POST /postgrest/stop': stack.stopPostgrest,
-    'POST /postgrest/start': stack.startPostgrest,
+    'POST /postgrest/stop': () => stack.stopPostgrest(),
+    'POST /postgrest/start': () => stack.startPostgrest(),
     'POST /postgrest/pause': async () => stack.pausePostgrest(),
     'POST /postgrest/resume': async () => stack.resumePostgrest(),
   };

@@ -11,7 +11,7 @@ import { createSanityClient } from '@/lib/content/client';
 import { queryDataset } from '@/lib/content/embedded';
 import fixture from './fixtures/sanity-query-responses.json';
 import { LANDING_PAGE_QUERY, PRIVACY_POLICY_QUERY, SETTINGS_QUERY, SUPPORT_PAGE_QUERY } from '@/lib/content/queries';
-import { startContentLake, type ContentLake, type SanityDocument } from '@/testkit/content-lake/server.ts';
+import { startContentLake, type ContentLake } from '@/testkit/content-lake/server.ts';
 
 /**
  * The hosted path with no network: the site's own client (real @sanity/client) against a local server
@@ -37,7 +37,7 @@ beforeAll(async () => {
   datasetFile = path.join(dir, 'dataset.ndjson');
   await writeFile(datasetFile, fixture.documents.map((doc) => JSON.stringify(doc)).join('\n') + '\n');
 
-  server = createServer(async (req, res) => {
+  server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     requests.push(url);
     const match = url.pathname.match(/^\/v([\d-]+)\/data\/query\/([\w-]+)$/);
@@ -75,10 +75,16 @@ function hostedClient() {
 describe('hosted Sanity source', () => {
   it('is configured from the environment for the published perspective', () => {
     const config = createSanityClient()?.config();
-    expect(config).toMatchObject({ projectId: 'abc123', dataset: 'staging', apiVersion: SANITY_API_VERSION, perspective: 'published', useCdn: true });
+    expect(config).toMatchObject({
+      projectId: 'abc123',
+      dataset: 'staging',
+      apiVersion: SANITY_API_VERSION,
+      perspective: 'published',
+      useCdn: true,
+    });
   });
 
-  it.each(Object.keys(QUERIES) as QueryName[])('sends %s as written and reads Sanity\'s answer', async (name) => {
+  it.each(Object.keys(QUERIES) as QueryName[])("sends %s as written and reads Sanity's answer", async (name) => {
     expect(await hostedClient().fetch(QUERIES[name])).toEqual(fixture.responses[name]);
     const sent = requests.at(-1)!;
     expect(sent.pathname).toBe(`/v${SANITY_API_VERSION}/data/query/staging`);
@@ -102,11 +108,11 @@ describe('hosted Sanity source', () => {
 describe('the local Content Lake', () => {
   let lake: ContentLake;
   beforeAll(async () => {
-    lake = await startContentLake({ documents: fixture.documents as SanityDocument[], projectId: 'abc123', dataset: 'staging' });
+    lake = await startContentLake({ documents: fixture.documents, projectId: 'abc123', dataset: 'staging' });
   });
   afterAll(() => lake.stop());
 
-  it.each(Object.keys(QUERIES) as QueryName[])('answers the site\'s client for %s as Sanity does, with sync tags', async (name) => {
+  it.each(Object.keys(QUERIES) as QueryName[])("answers the site's client for %s as Sanity does, with sync tags", async (name) => {
     const client = createSanityClient()!.withConfig({ apiHost: lake.apiHost, useProjectHostname: false, useCdn: false });
     expect(await client.fetch(QUERIES[name])).toEqual(fixture.responses[name]);
     const raw = await client.fetch(QUERIES[name], {}, { filterResponse: false });

@@ -47,20 +47,28 @@ function answerAsApp(request: http.IncomingMessage, response: http.ServerRespons
   };
   if (request.method !== 'GET' || url.startsWith('/api/') || url.startsWith('/studio')) return html(200);
   const pathname = url.split('?')[0];
-  if (pathname === '/page') return html(200, { 'cache-control': PAGE_CACHE_CONTROL, 'content-security-policy': CSP, vary: 'rsc, Accept-Encoding' });
+  if (pathname === '/page')
+    return html(200, { 'cache-control': PAGE_CACHE_CONTROL, 'content-security-policy': CSP, vary: 'rsc, Accept-Encoding' });
   if (pathname === '/sets-cookie') return html(200, { 'set-cookie': '__prerender_bypass=1; Path=/; HttpOnly' });
   if (pathname === '/private') return html(200, { 'cache-control': 'private, no-cache, no-store, max-age=0, must-revalidate' });
   if (pathname === '/broken') return html(500);
   return html(404, { 'x-content-type-options': 'nosniff', 'cache-control': 'private, no-cache, no-store, max-age=0, must-revalidate' });
 }
 
-function request(pathname: string, { method = 'GET', headers = {} }: { method?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+function request(
+  pathname: string,
+  { method = 'GET', headers = {} }: { method?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const call = http.request(`${origin}${pathname}`, { method, headers: { 'accept-encoding': 'identity', ...headers }, agent: false }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
-    });
+    const call = http.request(
+      `${origin}${pathname}`,
+      { method, headers: { 'accept-encoding': 'identity', ...headers }, agent: false },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+      },
+    );
     call.on('error', reject);
     call.end(method === 'POST' ? 'field=value' : undefined);
   });
@@ -177,7 +185,10 @@ describe('nginx in front of the app (deploy/nginx.conf.template)', () => {
       await request(pathname, { method });
       expect(first.status, pathname).toBe(200);
       expect(first.headers[CACHE_STATUS], pathname).toBeUndefined();
-      expect(seen.filter((entry) => entry.url === pathname && entry.method === method), pathname).toHaveLength(2);
+      expect(
+        seen.filter((entry) => entry.url === pathname && entry.method === method),
+        pathname,
+      ).toHaveLength(2);
     }
   });
 
@@ -222,7 +233,7 @@ describe('nginx in front of the app (deploy/nginx.conf.template)', () => {
       if (answer.body.toString().includes('v3')) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    console.log(`edit visible after ${polls} polls, 100 ms apart, answered ${answer?.headers[CACHE_STATUS]}`);
+    console.log(`edit visible after ${polls} polls, 100 ms apart, answered ${String(answer?.headers[CACHE_STATUS])}`);
     expect(answer?.body.toString()).toContain('v3');
     expect(answer?.headers[CACHE_STATUS]).toBe('EXPIRED');
   });

@@ -1,6 +1,17 @@
 'use client';
 
-import { useActionState, useCallback, useEffect, useId, useImperativeHandle, useRef, useState, useTransition, type FormEvent, type Ref } from 'react';
+import {
+  useActionState,
+  useCallback,
+  useEffect,
+  useId,
+  useImperativeHandle,
+  useRef,
+  useState,
+  useTransition,
+  type FormEvent,
+  type Ref,
+} from 'react';
 
 import { ROUTES } from '@/lib/public-pages';
 import { submitSupportRequest } from '@/lib/support/actions';
@@ -69,7 +80,11 @@ export function RequestDialog({ ref, dialogId, title, type, onClose, copy: { for
   useImperativeHandle(ref, () => dialog.current!, []);
   const close = useCallback(() => dialog.current?.close(), []);
   // Without JavaScript the form posts to the action and the page comes back with its state (the permalink).
-  const [postedState, formAction] = useActionState<FormState<RequestFields>, FormData>(submitSupportRequest, IDLE, `${ROUTES.support}#${dialogId}`);
+  const [postedState, formAction] = useActionState<FormState<RequestFields>, FormData>(
+    submitSupportRequest,
+    IDLE,
+    `${ROUTES.support}#${dialogId}`,
+  );
   // With JavaScript the page's script sends it (send) and keeps the answer here.
   const [sentState, setSentState] = useState<FormState<RequestFields> | null>(null);
   const [pending, startSending] = useTransition();
@@ -83,12 +98,12 @@ export function RequestDialog({ ref, dialogId, title, type, onClose, copy: { for
   // a key in its HTML would merge different visitors. The card mounts a fresh dialog after every close,
   // and a success mints a new one, so only a repeat (double click, retry after a failure) shares a key.
   const [submissionKey, setSubmissionKey] = useState<string | null>(null);
+  // A value only the browser may have: minted during render it would be in the prerendered HTML too.
+  // eslint-disable-next-line react-hooks/set-state-in-effect -- set once after hydration, on purpose
   useEffect(() => setSubmissionKey(newSubmissionKey()), []);
 
   useEffect(() => {
     if (!sent) return;
-    // What this form sends next is a new request.
-    setSubmissionKey(newSubmissionKey());
     const timer = setTimeout(close, CLOSE_AFTER_SUCCESS_MS);
     return () => clearTimeout(timer);
   }, [sent, close]);
@@ -108,7 +123,11 @@ export function RequestDialog({ ref, dialogId, title, type, onClose, copy: { for
       const answer = await send(formData);
       // The spec: on success the form is reset (React does this itself only for a form action it dispatched).
       if (answer.status === 'success') form.reset();
-      startSending(() => setSentState(answer));
+      startSending(() => {
+        setSentState(answer);
+        // What this form sends next is a new request.
+        if (answer.status === 'success') setSubmissionKey(newSubmissionKey());
+      });
     });
   }
 
@@ -151,13 +170,7 @@ export function RequestDialog({ ref, dialogId, title, type, onClose, copy: { for
           ))}
           <label className="block text-sm font-medium">
             {labels.messageLabel}
-            <textarea
-              name="message"
-              required
-              rows={5}
-              defaultValue={fields?.message ?? ''}
-              className={inputClass}
-            />
+            <textarea name="message" required rows={5} defaultValue={fields?.message ?? ''} className={inputClass} />
           </label>
         </div>
         <p role="status" aria-live="polite" className="mt-4 min-h-6 text-sm">

@@ -14,7 +14,13 @@ type Props = { copy: LandingPageView['stayUpdated']; messages: MessageCopy };
 
 export function SubscribeForm({ copy, messages }: Props) {
   const [state, formAction, pending] = useActionState<FormState<SubscribeFields>, FormData>(subscribe, IDLE, `${ROUTES.home}#stay-updated`);
-  const message = pending ? null : state.status === 'success' ? copy.successMessage : state.status === 'error' ? messageText(messages, state.message) : null;
+  const message = pending
+    ? null
+    : state.status === 'success'
+      ? copy.successMessage
+      : state.status === 'error'
+        ? messageText(messages, state.message)
+        : null;
 
   return (
     <form action={formAction} className="mx-auto mt-8 max-w-md">

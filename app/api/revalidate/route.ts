@@ -25,7 +25,9 @@ export async function POST(request: Request) {
   const problems = (await Promise.all(tags.map(publishProblems))).flat();
   if (problems.length > 0) {
     seen.forget(result.signature);
-    console.error(`POST /api/revalidate: publish of ${result.type} not applied; the content cannot be rendered:\n  ${problems.join('\n  ')}`);
+    console.error(
+      `POST /api/revalidate: publish of ${result.type} not applied; the content cannot be rendered:\n  ${problems.join('\n  ')}`,
+    );
     return Response.json(
       { message: 'The published content cannot be rendered; pages keep their last good version', problems },
       { status: 503, headers: { 'retry-after': '60' } },

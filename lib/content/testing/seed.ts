@@ -1,6 +1,11 @@
 import { fileURLToPath } from 'node:url';
 
-import type { LANDING_PAGE_QUERY_RESULT, PRIVACY_POLICY_QUERY_RESULT, SETTINGS_QUERY_RESULT, SUPPORT_PAGE_QUERY_RESULT } from '@/sanity.types';
+import type {
+  LANDING_PAGE_QUERY_RESULT,
+  PRIVACY_POLICY_QUERY_RESULT,
+  SETTINGS_QUERY_RESULT,
+  SUPPORT_PAGE_QUERY_RESULT,
+} from '@/sanity.types';
 
 import { queryDataset } from '../embedded';
 import { LANDING_PAGE_QUERY, PRIVACY_POLICY_QUERY, SETTINGS_QUERY, SUPPORT_PAGE_QUERY } from '../queries';

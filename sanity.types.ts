@@ -16,46 +16,46 @@ export declare const internalGroqTypeReferenceTo: unique symbol;
 
 // Source: schema.json
 export type Seo = {
-  _type: "seo";
+  _type: 'seo';
   title?: string;
   description?: string;
 };
 
 export type PrivacySection = {
-  _type: "privacySection";
+  _type: 'privacySection';
   heading?: string;
   body?: BlockContent;
 };
 
 export type SupportCard = {
-  _type: "supportCard";
+  _type: 'supportCard';
   title?: string;
   text?: string;
   modalTitle?: string;
-  requestType?: "issue" | "feedback" | "feature";
+  requestType?: 'issue' | 'feedback' | 'feature';
 };
 
 export type FaqItem = {
-  _type: "faqItem";
+  _type: 'faqItem';
   question?: string;
   answer?: string;
 };
 
 export type ExperienceItem = {
-  _type: "experienceItem";
+  _type: 'experienceItem';
   title?: string;
   text?: string;
 };
 
 export type FeatureCard = {
-  _type: "featureCard";
+  _type: 'featureCard';
   title?: string;
   text?: string;
-  icon?: "radius" | "feed" | "community" | "shield";
+  icon?: 'radius' | 'feed' | 'community' | 'shield';
 };
 
 export type FooterColumn = {
-  _type: "footerColumn";
+  _type: 'footerColumn';
   title?: string;
   links?: Array<
     {
@@ -65,7 +65,7 @@ export type FooterColumn = {
 };
 
 export type Link = {
-  _type: "link";
+  _type: 'link';
   label?: string;
   href?: string;
 };
@@ -74,24 +74,24 @@ export type BlockContent = Array<{
   children?: Array<{
     marks?: Array<string>;
     text?: string;
-    _type: "span";
+    _type: 'span';
     _key: string;
   }>;
-  style?: "normal" | "h3";
-  listItem?: "bullet" | "number";
+  style?: 'normal' | 'h3';
+  listItem?: 'bullet' | 'number';
   markDefs?: Array<{
     href?: string;
-    _type: "link";
+    _type: 'link';
     _key: string;
   }>;
   level?: number;
-  _type: "block";
+  _type: 'block';
   _key: string;
 }>;
 
 export type PrivacyPolicy = {
   _id: string;
-  _type: "privacyPolicy";
+  _type: 'privacyPolicy';
   _createdAt: string;
   _updatedAt: string;
   _rev: string;
@@ -108,7 +108,7 @@ export type PrivacyPolicy = {
 
 export type SupportPage = {
   _id: string;
-  _type: "supportPage";
+  _type: 'supportPage';
   _createdAt: string;
   _updatedAt: string;
   _rev: string;
@@ -147,7 +147,7 @@ export type SupportPage = {
 
 export type LandingPage = {
   _id: string;
-  _type: "landingPage";
+  _type: 'landingPage';
   _createdAt: string;
   _updatedAt: string;
   _rev: string;
@@ -198,7 +198,7 @@ export type LandingPage = {
 
 export type SiteSettings = {
   _id: string;
-  _type: "siteSettings";
+  _type: 'siteSettings';
   _createdAt: string;
   _updatedAt: string;
   _rev: string;
@@ -266,7 +266,7 @@ export type SiteSettings = {
 };
 
 export type SanityImagePaletteSwatch = {
-  _type: "sanity.imagePaletteSwatch";
+  _type: 'sanity.imagePaletteSwatch';
   background?: string;
   foreground?: string;
   population?: number;
@@ -274,7 +274,7 @@ export type SanityImagePaletteSwatch = {
 };
 
 export type SanityImagePalette = {
-  _type: "sanity.imagePalette";
+  _type: 'sanity.imagePalette';
   darkMuted?: SanityImagePaletteSwatch;
   lightVibrant?: SanityImagePaletteSwatch;
   darkVibrant?: SanityImagePaletteSwatch;
@@ -285,14 +285,14 @@ export type SanityImagePalette = {
 };
 
 export type SanityImageDimensions = {
-  _type: "sanity.imageDimensions";
+  _type: 'sanity.imageDimensions';
   height?: number;
   width?: number;
   aspectRatio?: number;
 };
 
 export type SanityImageMetadata = {
-  _type: "sanity.imageMetadata";
+  _type: 'sanity.imageMetadata';
   location?: Geopoint;
   dimensions?: SanityImageDimensions;
   palette?: SanityImagePalette;
@@ -304,7 +304,7 @@ export type SanityImageMetadata = {
 };
 
 export type SanityImageHotspot = {
-  _type: "sanity.imageHotspot";
+  _type: 'sanity.imageHotspot';
   x?: number;
   y?: number;
   height?: number;
@@ -312,7 +312,7 @@ export type SanityImageHotspot = {
 };
 
 export type SanityImageCrop = {
-  _type: "sanity.imageCrop";
+  _type: 'sanity.imageCrop';
   top?: number;
   bottom?: number;
   left?: number;
@@ -321,7 +321,7 @@ export type SanityImageCrop = {
 
 export type SanityFileAsset = {
   _id: string;
-  _type: "sanity.fileAsset";
+  _type: 'sanity.fileAsset';
   _createdAt: string;
   _updatedAt: string;
   _rev: string;
@@ -342,7 +342,7 @@ export type SanityFileAsset = {
 };
 
 export type SanityAssetSourceData = {
-  _type: "sanity.assetSourceData";
+  _type: 'sanity.assetSourceData';
   name?: string;
   id?: string;
   url?: string;
@@ -350,7 +350,7 @@ export type SanityAssetSourceData = {
 
 export type SanityImageAsset = {
   _id: string;
-  _type: "sanity.imageAsset";
+  _type: 'sanity.imageAsset';
   _createdAt: string;
   _updatedAt: string;
   _rev: string;
@@ -372,14 +372,14 @@ export type SanityImageAsset = {
 };
 
 export type Geopoint = {
-  _type: "geopoint";
+  _type: 'geopoint';
   lat?: number;
   lng?: number;
   alt?: number;
 };
 
 export type Slug = {
-  _type: "slug";
+  _type: 'slug';
   current?: string;
   source?: string;
 };
@@ -499,7 +499,7 @@ export type LANDING_PAGE_QUERY_RESULT = {
       _key: string;
       title: string | null;
       text: string | null;
-      icon: "community" | "feed" | "radius" | "shield" | null;
+      icon: 'community' | 'feed' | 'radius' | 'shield' | null;
     }> | null;
   } | null;
   experience: {
@@ -545,7 +545,7 @@ export type SUPPORT_PAGE_QUERY_RESULT = {
     title: string | null;
     text: string | null;
     modalTitle: string | null;
-    requestType: "feature" | "feedback" | "issue" | null;
+    requestType: 'feature' | 'feedback' | 'issue' | null;
   }> | null;
   contact: {
     heading: string | null;
@@ -610,7 +610,7 @@ export type REFUSAL_COPY_QUERY_RESULT = {
 export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
   | {
       _id: string;
-      _type: "landingPage";
+      _type: 'landingPage';
       _createdAt: string;
       _updatedAt: string;
       _rev: string;
@@ -660,7 +660,7 @@ export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
     }
   | {
       _id: string;
-      _type: "privacyPolicy";
+      _type: 'privacyPolicy';
       _createdAt: string;
       _updatedAt: string;
       _rev: string;
@@ -676,7 +676,7 @@ export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
     }
   | {
       _id: string;
-      _type: "sanity.fileAsset";
+      _type: 'sanity.fileAsset';
       _createdAt: string;
       _updatedAt: string;
       _rev: string;
@@ -697,7 +697,7 @@ export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
     }
   | {
       _id: string;
-      _type: "sanity.imageAsset";
+      _type: 'sanity.imageAsset';
       _createdAt: string;
       _updatedAt: string;
       _rev: string;
@@ -719,7 +719,7 @@ export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
     }
   | {
       _id: string;
-      _type: "siteSettings";
+      _type: 'siteSettings';
       _createdAt: string;
       _updatedAt: string;
       _rev: string;
@@ -787,7 +787,7 @@ export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
     }
   | {
       _id: string;
-      _type: "supportPage";
+      _type: 'supportPage';
       _createdAt: string;
       _updatedAt: string;
       _rev: string;
@@ -826,8 +826,8 @@ export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
 >;
 
 // Query TypeMap
-import "@sanity/client";
-declare module "@sanity/client" {
+import '@sanity/client';
+declare module '@sanity/client' {
   interface SanityQueries {
     '*[_type == "siteSettings"][0]{\n  productName,\n  description,\n  radiusMiles,\n  appStoreUrl,\n  appStoreFallback,\n  playStoreUrl,\n  playStoreFallback,\n  headerLinks[]{ _key, label, href },\n  footerColumns[]{ _key, title, links[]{ _key, label, href } },\n  supportHours,\n  replyTime,\n  chrome,\n  notFound,\n  errorPage,\n  formMessages,\n  fieldNames\n}': SETTINGS_QUERY_RESULT;
     '*[_type == "landingPage"][0]{\n  hero{ headline, text, appStoreLabel, playStoreLabel, scrollLabel },\n  features{ heading, intro, cards[]{ _key, title, text, icon } },\n  experience{ heading, intro, steps[]{ _key, title, text } },\n  faq{ heading, items[]{ _key, question, answer } },\n  stayUpdated{ heading, text, emailLabel, placeholder, buttonLabel, pendingLabel, successMessage },\n  seo{ title, description }\n}': LANDING_PAGE_QUERY_RESULT;

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * npm run serve:prod — the site as it is deployed, on 127.0.0.1: the standalone Next server behind
- * nginx, which caches the pages and serves the static files (deploy/, README "Deploying it").
+ * nginx, which caches the pages and serves the static files (deploy/, docs/deploying.md "Deploying it").
  *
  * Builds when there is no build or a source changed since (`--build`: always, `--no-build`: never),
  * starts the app (with TRUSTED_PROXY_HOPS=1: nginx is its one proxy) and nginx, prints the URL, starts

@@ -55,7 +55,7 @@ export function siteHeaders(services: Env): Record<string, string> {
     ...common,
     // Next inlines each page's data as <script>self.__next_f.push(…)</script>, whose text changes with
     // every publish: a static page can carry neither a per-request nonce nor hashes fixed at build time,
-    // so scripts need 'unsafe-inline' (README, "Security headers").
+    // so scripts need 'unsafe-inline' (docs/operations.md, "Security headers").
     'Content-Security-Policy': policy({
       'default-src': ["'self'"],
       'script-src': ["'self'", "'unsafe-inline'"],

@@ -7,12 +7,12 @@ import { SINGLETONS } from '@/schemas';
 
 import { CONTENT_TYPES } from './types';
 
-const README = fileURLToPath(new URL('../../README.md', import.meta.url));
+const EDITING_DOC = fileURLToPath(new URL('../../docs/editing-content.md', import.meta.url));
 
 describe('CONTENT_TYPES', () => {
-  it('is the filter the README tells operators to give the publish webhook', () => {
-    const filter = /filter\s+`_type in (\[[^\]]*\])`/.exec(readFileSync(README, 'utf8'));
-    expect(filter, 'the README names the webhook filter').not.toBeNull();
+  it('is the filter docs/editing-content.md tells operators to give the publish webhook', () => {
+    const filter = /filter\s+`_type in (\[[^\]]*\])`/.exec(readFileSync(EDITING_DOC, 'utf8'));
+    expect(filter, 'docs/editing-content.md names the webhook filter').not.toBeNull();
     expect(JSON.parse(filter![1]!)).toEqual([...CONTENT_TYPES]);
   });
 

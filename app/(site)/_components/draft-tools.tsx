@@ -6,7 +6,7 @@ import { live } from '@/lib/content/live';
 /**
  * Draft mode only: a banner, click-to-edit overlays, and on hosted content Sanity Live with drafts, so
  * the preview follows every edit (it refreshes the page; nothing is cached in draft mode). Visitors get
- * none of it: their pages change through the publish webhook, on their next load (README, "Live").
+ * none of it: their pages change through the publish webhook, on their next load (docs/editing-content.md, "Live and draft preview").
  */
 export async function DraftTools() {
   if (!(await draftMode()).isEnabled) return null;

@@ -11,14 +11,13 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 
-import { createClient } from '@sanity/client';
 import { createPreviewSecret } from '@sanity/preview-url-secret/create-secret';
 import { encodeSignatureHeader, SIGNATURE_HEADER_NAME } from '@sanity/webhook';
 
 import { CONTENT_TYPES } from '../lib/content/types.ts';
 import { SANITY_API_VERSION } from '../lib/env/public.ts';
 import { startContentLake } from '../testkit/content-lake/server.ts';
-import { hostedEnv, LAKE_PORT, LAKE_PROJECT, LAKE_TOKEN } from '../testkit/hosted.ts';
+import { hostedEnv, lakeClient, LAKE_PORT, LAKE_PROJECT, LAKE_TOKEN } from '../testkit/hosted.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SITE = 'http://localhost:3000';
@@ -51,14 +50,7 @@ const lake = await startContentLake({
     for (const doc of changed) if (!doc._id.includes('.') && isSiteType(doc._type)) void deliverWebhook(doc);
   },
 });
-const client = createClient({
-  ...LAKE_PROJECT,
-  apiHost: lake.apiHost,
-  useProjectHostname: false,
-  apiVersion: SANITY_API_VERSION,
-  token: LAKE_TOKEN,
-  useCdn: false,
-});
+const client = lakeClient(lake.apiHost);
 const { secret } = await createPreviewSecret(client, 'dev-lake', `${SITE}/studio`, 'dev');
 // A draft to edit, as the Studio makes one on the first keystroke: a copy of the published document.
 const settings = await client.getDocument('siteSettings');

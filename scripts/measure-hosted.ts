@@ -14,15 +14,14 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 import { chromium, type Page } from '@playwright/test';
-import { createClient, type SanityDocument } from '@sanity/client';
+import type { SanityDocument } from '@sanity/client';
 import { createPreviewSecret } from '@sanity/preview-url-secret/create-secret';
 import { encodeSignatureHeader, SIGNATURE_HEADER_NAME } from '@sanity/webhook';
 
-import { SANITY_API_VERSION } from '../lib/env/public.ts';
 import { startAppServer } from '../testkit/app-server.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../testkit/browser.ts';
 import { startContentLake } from '../testkit/content-lake/server.ts';
-import { HOSTED_DIST_DIR, hostedEnv, LAKE_PORT, LAKE_PROJECT, LAKE_TOKEN } from '../testkit/hosted.ts';
+import { HOSTED_DIST_DIR, hostedEnv, lakeClient, LAKE_PORT, LAKE_TOKEN } from '../testkit/hosted.ts';
 import { envInt, median, table, verdict } from './lib/report.ts';
 
 const TARGET_WORST_MS = 2000;
@@ -63,14 +62,7 @@ const shows = async (page: Page, text: string) => (await page.locator('article')
 const edits = envInt('HOSTED_EDITS', 20);
 // The build has this port inlined (SANITY_API_HOST), so the lake must listen there.
 const lake = await startContentLake({ file: path.join(ROOT, 'content', 'production.ndjson'), port: LAKE_PORT, token: LAKE_TOKEN });
-const client = createClient({
-  ...LAKE_PROJECT,
-  apiHost: lake.apiHost,
-  useProjectHostname: false,
-  apiVersion: SANITY_API_VERSION,
-  token: LAKE_TOKEN,
-  useCdn: false,
-});
+const client = lakeClient(lake.apiHost);
 const server = await startAppServer({
   ...hostedEnv(),
   NEXT_DIST_DIR: HOSTED_DIST_DIR,

@@ -1,3 +1,7 @@
+import { createClient } from '@sanity/client';
+
+import { SANITY_API_VERSION } from '../lib/env/public.ts';
+
 /**
  * The hosted content path with no account: the site configured for a Sanity project whose Content Lake
  * is the local stand-in (testkit/content-lake). One place for the settings the build, the browser tests,
@@ -22,4 +26,16 @@ export function hostedEnv(): Record<string, string> {
     SANITY_API_HOST: LAKE_ORIGIN,
     SANITY_API_READ_TOKEN: LAKE_TOKEN,
   };
+}
+
+/** A client of the stand-in with its token, writing as the Studio does. */
+export function lakeClient(apiHost = LAKE_ORIGIN) {
+  return createClient({
+    ...LAKE_PROJECT,
+    apiHost,
+    useProjectHostname: false,
+    apiVersion: SANITY_API_VERSION,
+    token: LAKE_TOKEN,
+    useCdn: false,
+  });
 }

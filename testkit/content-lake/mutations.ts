@@ -202,14 +202,15 @@ function parentOf(doc: Record<string, unknown>, steps: Step[], create: boolean):
   return undefined;
 }
 
+/** An array step's index: a number (negative from the end) or a `_key` selector. */
+function indexOf(container: unknown[], step: Step): number {
+  if (typeof step === 'number') return step < 0 ? container.length + step : step;
+  return container.findIndex((item) => (item as { _key?: string })?._key === (step as { key: string }).key);
+}
+
 function assign(container: Container, step: Step, value: unknown, onlyIfMissing = false) {
   if (Array.isArray(container)) {
-    const index =
-      typeof step === 'number'
-        ? step < 0
-          ? container.length + step
-          : step
-        : container.findIndex((item) => (item as { _key?: string })?._key === (step as { key: string }).key);
+    const index = indexOf(container, step);
     if (index < 0 || index >= container.length || (onlyIfMissing && container[index] !== undefined)) return;
     container[index] = value;
   } else if (typeof step === 'string' && !(onlyIfMissing && container[step] !== undefined)) {
@@ -219,12 +220,7 @@ function assign(container: Container, step: Step, value: unknown, onlyIfMissing 
 
 function remove(container: Container, step: Step) {
   if (Array.isArray(container)) {
-    const index =
-      typeof step === 'number'
-        ? step < 0
-          ? container.length + step
-          : step
-        : container.findIndex((item) => (item as { _key?: string })?._key === (step as { key: string }).key);
+    const index = indexOf(container, step);
     if (index >= 0 && index < container.length) container.splice(index, 1);
   } else if (typeof step === 'string') {
     delete container[step];

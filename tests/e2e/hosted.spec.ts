@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { createClient, type SanityDocument } from '@sanity/client';
+import type { SanityDocument } from '@sanity/client';
 import { createPreviewSecret } from '@sanity/preview-url-secret/create-secret';
 import { expect, test, type Page } from '@playwright/test';
 
-import { SANITY_API_VERSION } from '../../lib/env/public';
 import { PUBLIC_PATHS } from '../../lib/public-pages';
-import { LAKE_ORIGIN, LAKE_PROJECT, LAKE_TOKEN } from '../../testkit/hosted';
+import { LAKE_ORIGIN, lakeClient } from '../../testkit/hosted';
 import { E2E_SERVERS } from '../support/e2e-servers';
 import { postWebhook, readDataset, SEED_FILE, type Doc } from './support/dataset';
 
@@ -22,15 +21,7 @@ test.use({ baseURL: E2E_SERVERS.hosted.url });
 // One lake for every test here: one at a time, seed restored after each.
 test.describe.configure({ mode: 'serial' });
 
-const lake = createClient({
-  ...LAKE_PROJECT,
-  apiHost: LAKE_ORIGIN,
-  useProjectHostname: false,
-  apiVersion: SANITY_API_VERSION,
-  token: LAKE_TOKEN,
-  useCdn: false,
-  perspective: 'raw',
-});
+const lake = lakeClient().withConfig({ perspective: 'raw' });
 
 type Section = { heading: string; body: { children: { text: string }[] }[] };
 

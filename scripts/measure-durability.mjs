@@ -26,6 +26,7 @@ import { insertAsAnon, openStore } from '../lib/support/pglite-core.mjs';
 import { startAppServer } from '../testkit/app-server.ts';
 
 import { run, submit, summarize, visitorFields } from './lib/load-measure.mjs';
+import { reportHead } from './lib/report.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPORT = path.join(ROOT, 'bench', 'durability-report.json');
@@ -77,11 +78,7 @@ function medianRound(rounds, perSecond) {
 }
 
 const report = {
-  date: new Date().toISOString(),
-  seconds: SECONDS,
-  rounds: ROUNDS,
-  clients: CLIENTS,
-  machine: `${os.cpus().length} CPUs, Node ${process.version}`,
+  ...reportHead({ seconds: SECONDS, rounds: ROUNDS, clients: CLIENTS }),
   store: {},
   site: {},
 };

@@ -27,7 +27,7 @@ import { insertAsAnon, openStore } from '../lib/support/pglite-core.mjs';
 import { startSupabaseStack } from '../tests/support/postgrest-harness.ts';
 
 import { run, summarize, visitorFields } from './lib/load-measure.mjs';
-import { median, table } from './lib/report.ts';
+import { median, reportHead, table } from './lib/report.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPORT = path.join(ROOT, 'bench', 'quotas-report.json');
@@ -132,11 +132,7 @@ for (let round = 1; round <= ROUNDS; round += 1) {
 
 const cost = (withQuotas, without) => Math.round((1 - withQuotas / without) * 1000) / 10;
 const report = {
-  date: new Date().toISOString(),
-  seconds: SECONDS,
-  rounds: ROUNDS,
-  clients: CLIENTS,
-  machine: `${os.cpus().length} CPUs, Node ${process.version}`,
+  ...reportHead({ seconds: SECONDS, rounds: ROUNDS, clients: CLIENTS }),
   targets: {},
 };
 for (const { name } of TARGETS) {

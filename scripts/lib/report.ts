@@ -1,4 +1,5 @@
 /** What every measuring script shares to read its settings and print its results. */
+import { cpus } from 'node:os';
 
 /** A positive whole number from the environment variable `name`, or `fallback` when it is unset or empty. */
 export function envInt(name: string, fallback: number): number {
@@ -36,3 +37,8 @@ export function table(rows: (string | number | boolean | null | undefined)[][]):
 
 /** 'ok' or 'MISSED' beside a result, for a target that was met or not. */
 export const verdict = (met: boolean) => (met ? 'ok' : 'MISSED');
+
+/** The head every measuring script's JSON report starts with: when, how long, how often, on what. */
+export function reportHead(settings: { seconds: number; rounds: number; clients: number }) {
+  return { date: new Date().toISOString(), ...settings, machine: `${cpus().length} CPUs, Node ${process.version}` };
+}

@@ -15,7 +15,7 @@ import { FIELD_NAMES, MESSAGE_CODES } from '@/lib/support/messages';
 
 type Doc = SanityDocument & Record<string, any>;
 
-const SEED = fileURLToPath(new URL('../content/production.ndjson', import.meta.url));
+const SEED = fileURLToPath(new URL('../seed/production.ndjson', import.meta.url));
 const seed = parseNdjson(readFileSync(SEED, 'utf8'), SEED) as Doc[];
 
 function seedDocument(id: string): Doc {

@@ -29,10 +29,10 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import { findNginx, INSTALL_HINT } from '../deploy/nginx.ts';
-import { freePort, stopAllProcesses, stopOnSignals, waitForHttp } from '../deploy/processes.ts';
-import { startStack } from '../deploy/stack.ts';
-import { copyStandalone, prerenderedHome, startApp } from '../deploy/standalone.ts';
+import { findNginx, INSTALL_HINT } from '../testkit/nginx.ts';
+import { freePort, stopAllProcesses, stopOnSignals, waitForHttp } from '../testkit/processes.ts';
+import { startStack } from '../testkit/stack.ts';
+import { copyStandalone, prerenderedHome, startApp } from '../testkit/standalone.ts';
 import { APP_ROOT } from '../lib/app-root.mjs';
 import { PUBLIC_PATHS as PAGES, type PublicPath } from '../lib/public-pages.ts';
 import { currentBuild, FIXTURE_DIR, fixtureBuild, startNext } from './lib/build.ts';
@@ -41,7 +41,7 @@ import { lighthouseMedians } from './lib/lighthouse.ts';
 import { publishes, seedCopy } from './lib/publish.ts';
 import { envInt, median, round, table, verdict } from './lib/report.ts';
 import { startStaticNginx } from './lib/static-nginx.ts';
-import { readStore } from './lib/store.ts';
+import { readStore } from '../testkit/store.ts';
 
 const TARGETS = {
   cacheOverFile: 0.8,

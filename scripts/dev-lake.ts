@@ -43,7 +43,7 @@ async function deliverWebhook(doc: { _id: string; _type: string }) {
 }
 
 const lake = await startContentLake({
-  file: path.join(ROOT, 'content', 'production.ndjson'),
+  file: path.join(ROOT, 'seed', 'production.ndjson'),
   port: LAKE_PORT,
   token: LAKE_TOKEN,
   onCommit: (changed) => {

@@ -18,8 +18,8 @@ import { fileURLToPath } from 'node:url';
 
 import { encodeSignatureHeader, SIGNATURE_HEADER_NAME } from '@sanity/webhook';
 
-import { freePort } from '../deploy/processes.ts';
-import { formControls, outcome, postForm } from './lib/forms.ts';
+import { freePort } from '../testkit/processes.ts';
+import { formControls, outcome, postForm } from '../testkit/forms.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST_DIR = path.resolve(ROOT, process.env.NEXT_DIST_DIR || '.next');
@@ -27,7 +27,7 @@ const STUDIO_PATHS = Number(process.env.STUDIO_PATHS || 1000);
 const SECRET = randomBytes(16).toString('hex');
 const MB = 1024 * 1024;
 
-/** RSS in bytes of the next-server process (the child of tests/support/e2e-server.mjs). */
+/** RSS in bytes of the next-server process (the child of testkit/e2e-server.mjs). */
 async function rss(pid) {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) * 1024;
@@ -36,7 +36,7 @@ async function rss(pid) {
 async function startServer() {
   const port = await freePort();
   const dataDir = path.join(os.tmpdir(), `hostile-probe-${process.pid}`);
-  const child = spawn(process.execPath, ['tests/support/e2e-server.mjs', '-p', String(port), '-H', '127.0.0.1'], {
+  const child = spawn(process.execPath, ['testkit/e2e-server.mjs', '-p', String(port), '-H', '127.0.0.1'], {
     cwd: ROOT,
     env: {
       ...process.env,

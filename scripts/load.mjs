@@ -8,7 +8,7 @@
  *                errors; after the server stops, the rows in its PGlite store must be the accepted ones.
  *   (b) mixed    50 clients GET / and 50 clients post the form, at once, for LOAD_SECONDS → 0 errors, 0 lost.
  *   (c) faults   a second server on the hosted backend (the local Supabase stand-in: PostgREST over
- *                Postgres, tests/support/postgrest-harness.ts); PostgREST is stopped for the middle third
+ *                Postgres, testkit/postgrest-harness.ts); PostgREST is stopped for the middle third
  *                of the run and started again: visitors get the failure message, the server stays up, no
  *                row is half-written or lost, and submissions succeed again without a restart.
  *   (d) hung     the same, but PostgREST frozen with SIGSTOP for 20 s (connections taken, never answered);
@@ -33,14 +33,14 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 
-import { sleep } from '../deploy/processes.ts';
+import { sleep } from '../testkit/processes.ts';
 import { APP_ROOT as ROOT } from '../lib/app-root.mjs';
 import { startAppServer } from '../testkit/app-server.ts';
 
 import { hungPhase, killPhase } from './lib/load-faults.mjs';
 import { getPage, readPglite, reconcile, REQUEST_ROWS, run, submit, summarize, visitorFields } from './lib/load-measure.mjs';
 import { envInt, table } from './lib/report.ts';
-import { startStack } from './lib/supabase-process.mjs';
+import { startStack } from '../testkit/supabase-process.mjs';
 
 const REPORT = path.join(ROOT, 'bench', 'load-report.json');
 
@@ -74,7 +74,7 @@ function submitter(agent, origin, phase, tracker) {
 
 async function embeddedPhases(report, failures) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'load-embedded-'));
-  const server = await startAppServer({ DATA_DIR: dataDir, CONTENT_FILE: path.join(ROOT, 'content', 'production.ndjson') });
+  const server = await startAppServer({ DATA_DIR: dataDir, CONTENT_FILE: path.join(ROOT, 'seed', 'production.ndjson') });
   const trackers = { a: submissionTracker(), b: submissionTracker() };
   try {
     // The first write after a start, measured on its own: the store opened while the server started.
@@ -134,7 +134,7 @@ async function faultPhase(report, failures) {
   try {
     server = await startAppServer({
       DATA_DIR: dataDir,
-      CONTENT_FILE: path.join(ROOT, 'content', 'production.ndjson'),
+      CONTENT_FILE: path.join(ROOT, 'seed', 'production.ndjson'),
       NEXT_PUBLIC_SUPABASE_URL: stack.url,
       NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: stack.publishableKey,
     });

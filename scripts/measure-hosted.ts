@@ -61,7 +61,7 @@ const shows = async (page: Page, text: string) => (await page.locator('article')
 
 const edits = envInt('HOSTED_EDITS', 20);
 // The build has this port inlined (SANITY_API_HOST), so the lake must listen there.
-const lake = await startContentLake({ file: path.join(ROOT, 'content', 'production.ndjson'), port: LAKE_PORT, token: LAKE_TOKEN });
+const lake = await startContentLake({ file: path.join(ROOT, 'seed', 'production.ndjson'), port: LAKE_PORT, token: LAKE_TOKEN });
 const client = lakeClient(lake.apiHost);
 const server = await startAppServer({
   ...hostedEnv(),

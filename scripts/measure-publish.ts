@@ -10,9 +10,9 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 
-import { freePort, stopOnSignals } from '../deploy/processes.ts';
-import { startStack } from '../deploy/stack.ts';
-import { copyStandalone } from '../deploy/standalone.ts';
+import { freePort, stopOnSignals } from '../testkit/processes.ts';
+import { startStack } from '../testkit/stack.ts';
+import { copyStandalone } from '../testkit/standalone.ts';
 import { APP_ROOT } from '../lib/app-root.mjs';
 import { currentBuild } from './lib/build.ts';
 import { publishes, seedCopy } from './lib/publish.ts';

@@ -6,7 +6,7 @@
  *
  *   store      20 concurrent writers inserting as anon straight into the embedded store (openStore in this
  *              process, as the server's worker does), with fsync on (the server's default) and off
- *   postgrest  20 concurrent writers through real PostgREST over PGlite (tests/support/postgrest-harness.ts)
+ *   postgrest  20 concurrent writers through real PostgREST over PGlite (testkit/postgrest-harness.ts)
  *              with supabase-js and the public key, as the site's store sends them
  *
  * Each writer is one client with its own key (x-client-address), and every insert has its own text. The
@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { createClient } from '@supabase/supabase-js';
 
 import { insertAsAnon, openStore } from '../lib/support/pglite-core.mjs';
-import { startSupabaseStack } from '../tests/support/postgrest-harness.ts';
+import { startSupabaseStack } from '../testkit/postgrest-harness.ts';
 
 import { run, summarize, visitorFields } from './lib/load-measure.mjs';
 import { median, reportHead, table } from './lib/report.ts';

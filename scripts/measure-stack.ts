@@ -17,8 +17,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-import { freePort, memory, sleep, stopOnSignals, treeRss } from '../deploy/processes.ts';
-import { startStack } from '../deploy/stack.ts';
+import { freePort, memory, sleep, stopOnSignals, treeRss } from '../testkit/processes.ts';
+import { startStack } from '../testkit/stack.ts';
 import { APP_ROOT } from '../lib/app-root.mjs';
 import { PUBLIC_PATHS } from '../lib/public-pages.ts';
 import { pageLoad, submissionLoad } from './lib/http-load.ts';

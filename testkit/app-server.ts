@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { freePort } from '../deploy/processes.ts';
+import { freePort } from './processes.ts';
 
 /**
  * A production server of the existing build (`next start` on NEXT_DIST_DIR, default .next) with the
@@ -50,7 +50,7 @@ export async function launchAppServer(env: Record<string, string>, options: { po
       ...process.env,
       NEXT_DIST_DIR: process.env.NEXT_DIST_DIR || '.next',
       NEXT_TELEMETRY_DISABLED: '1',
-      CONTENT_FILE: path.join(ROOT, 'content', 'production.ndjson'),
+      CONTENT_FILE: path.join(ROOT, 'seed', 'production.ndjson'),
       RATE_LIMIT_MAX: '1000000',
       RATE_LIMIT_SITE_MAX: '1000000000',
       ...env,

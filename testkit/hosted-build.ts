@@ -14,7 +14,7 @@ const NEXT_BIN = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
  * the build's exit code.
  */
 export async function buildHosted(env: Record<string, string> = {}): Promise<number> {
-  const lake = await startContentLake({ file: path.join(ROOT, 'content', 'production.ndjson'), port: LAKE_PORT, token: LAKE_TOKEN });
+  const lake = await startContentLake({ file: path.join(ROOT, 'seed', 'production.ndjson'), port: LAKE_PORT, token: LAKE_TOKEN });
   try {
     return await new Promise<number>((resolve) => {
       const child = spawn(process.execPath, [NEXT_BIN, 'build'], {

@@ -21,7 +21,7 @@ import { LANDING_PAGE_QUERY, PRIVACY_POLICY_QUERY, SETTINGS_QUERY, SUPPORT_PAGE_
  * dataset, returns what its page renders.
  */
 
-const SEED = fileURLToPath(new URL('../../content/production.ndjson', import.meta.url));
+const SEED = fileURLToPath(new URL('../../seed/production.ndjson', import.meta.url));
 
 function present<T>(value: T | null | undefined, what: string): T {
   if (value == null) throw new Error(`${what} is missing from the query result`);

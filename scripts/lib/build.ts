@@ -6,8 +6,8 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 
-import { freePort, sleep, startProcess, treeRss, waitForHttp } from '../../deploy/processes.ts';
-import { buildPaths, buildState, NEXT_BIN, prepareStatic, runBuild } from '../../deploy/standalone.ts';
+import { freePort, sleep, startProcess, treeRss, waitForHttp } from '../../testkit/processes.ts';
+import { buildPaths, buildState, NEXT_BIN, prepareStatic, runBuild } from '../../testkit/standalone.ts';
 import { APP_ROOT } from '../../lib/app-root.mjs';
 
 export const FIXTURE_DIR = path.join(APP_ROOT, 'bench', 'fixture');

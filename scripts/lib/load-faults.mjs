@@ -11,7 +11,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 
-import { freePort } from '../../tests/support/postgrest-harness.ts';
+import { freePort } from '../../testkit/postgrest-harness.ts';
 import { startAppServer } from '../../testkit/app-server.ts';
 
 import { readPglite, reconcile, REQUEST_ROWS, submit, summarize, visitorFields } from './load-measure.mjs';

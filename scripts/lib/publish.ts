@@ -8,18 +8,18 @@ import path from 'node:path';
 
 import { encodeSignatureHeader, SIGNATURE_HEADER_NAME } from '@sanity/webhook';
 
-import { sleep } from '../../deploy/processes.ts';
+import { sleep } from '../../testkit/processes.ts';
 import { APP_ROOT } from '../../lib/app-root.mjs';
 import { median } from './report.ts';
 
-const SEED_FILE = path.join(APP_ROOT, 'content', 'production.ndjson');
+const SEED_FILE = path.join(APP_ROOT, 'seed', 'production.ndjson');
 const VISIBLE_TIMEOUT_MS = 10_000;
 
 type Doc = { _id: string; _updatedAt?: string; sections?: { heading?: string; body?: { children?: { text?: string }[] }[] }[] };
 
 /** A copy of the seed dataset in `dir`, for a server to read and a run to edit. */
 export async function seedCopy(dir: string) {
-  const file = path.join(dir, 'content', 'production.ndjson');
+  const file = path.join(dir, 'seed', 'production.ndjson');
   await mkdir(path.dirname(file), { recursive: true });
   await copyFile(SEED_FILE, file);
   return file;

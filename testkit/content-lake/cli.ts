@@ -1,5 +1,5 @@
 /**
- * node testkit/content-lake/cli.ts [--port 4555] [--host 127.0.0.1] [--file content/production.ndjson]
+ * node testkit/content-lake/cli.ts [--port 4555] [--host 127.0.0.1] [--file seed/production.ndjson]
  *   [--token T] [--dataset production] [--project-id ID] [--origin http://localhost:3000 ...]
  *
  * Serves the dataset file as the local Content Lake (server.ts) and prints its origin; stops on
@@ -16,7 +16,7 @@ const { values } = parseArgs({
   options: {
     port: { type: 'string', default: String(LAKE_PORT) },
     host: { type: 'string', default: '127.0.0.1' },
-    file: { type: 'string', default: 'content/production.ndjson' },
+    file: { type: 'string', default: 'seed/production.ndjson' },
     token: { type: 'string', default: LAKE_TOKEN },
     dataset: { type: 'string', default: 'production' },
     'project-id': { type: 'string' },

@@ -5,7 +5,7 @@
  * query with a token), mutations and the publish action, and the CORS probe the client makes when a
  * live connection fails. Answers have the shapes of Sanity's HTTP API reference; GROQ is groq-js.
  *
- *   const lake = await startContentLake({ file: 'content/production.ndjson', token: 'lake-viewer-token' });
+ *   const lake = await startContentLake({ file: 'seed/production.ndjson', token: 'lake-viewer-token' });
  *   const client = createClient({ projectId: 'lake', dataset: 'production', apiVersion: '2025-10-01',
  *     apiHost: lake.apiHost, useProjectHostname: false, useCdn: false });
  *   await lake.mutate([{ patch: { id: 'siteSettings', set: { productName: 'New' } } }]); // a live `message`

@@ -5,9 +5,9 @@ import { expect, test } from '@playwright/test';
 import { MAX_BODY_BYTES } from '../../lib/http/read-body';
 import { REFUSALS, type Refusal } from '../../lib/http/refusals';
 import { LIMITS } from '../../lib/support/validation';
-import { attribute, decodeEntities } from '../../scripts/lib/forms.ts';
-import { readStore } from '../../scripts/lib/store.ts';
-import { REQUEST_SENT, SEED_FORM, seedMessage, SUBSCRIBED } from '../support/seed-copy';
+import { attribute, decodeEntities } from '../../testkit/forms.ts';
+import { readStore } from '../../testkit/store.ts';
+import { REQUEST_SENT, SEED_FORM, seedMessage, SUBSCRIBED } from '../../testkit/seed-copy';
 
 /**
  * Hostile input against the two form actions (support request, subscribe), sent over HTTP the way a

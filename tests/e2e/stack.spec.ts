@@ -7,14 +7,14 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 
 import { PUBLIC_PATHS } from '../../lib/public-pages';
-import { freePort, memory, sleep } from '../../deploy/processes.ts';
-import { STATE_FILE, type StackState } from '../../deploy/stack.ts';
-import { readStore } from '../../scripts/lib/store.ts';
-import { editDocument, postWebhook, SEED_FILE, WEBHOOK_SECRET } from './support/dataset';
-import { SEED_FORM, SEED_NOT_FOUND } from '../support/seed-copy.ts';
+import { freePort, memory, sleep } from '../../testkit/processes.ts';
+import { STATE_FILE, type StackState } from '../../testkit/stack.ts';
+import { readStore } from '../../testkit/store.ts';
+import { editDocument, postWebhook, SEED_FILE, WEBHOOK_SECRET } from '../../testkit/dataset';
+import { SEED_FORM, SEED_NOT_FOUND } from '../../testkit/seed-copy.ts';
 
 /**
- * The deployed shape, smoke-tested: `npm run serve:prod` (deploy/serve-prod.ts, on the build npm test
+ * The deployed shape, smoke-tested: `npm run serve:prod` (scripts/serve-prod.ts, on the build npm test
  * made) started from a directory outside the repo, with its own store and dataset copy; then pages,
  * a submission, a publish and an outage, all through nginx, as a visitor and an editor meet them.
  */
@@ -61,7 +61,7 @@ test.beforeAll(async () => {
   test.setTimeout(240_000);
   work = await mkdtemp(path.join(os.tmpdir(), 'stack-e2e-'));
   dataDir = path.join(work, 'data');
-  contentFile = path.join(work, 'content', 'production.ndjson');
+  contentFile = path.join(work, 'seed', 'production.ndjson');
   await mkdir(path.dirname(contentFile), { recursive: true });
   await copyFile(SEED_FILE, contentFile);
   const runDir = path.join(work, 'run');
@@ -76,7 +76,7 @@ test.beforeAll(async () => {
   };
   // As if typed in `work`, not through npm in the repo.
   delete env.INIT_CWD;
-  serve = spawn(process.execPath, [path.join(ROOT, 'deploy', 'serve-prod.ts'), '--no-build'], {
+  serve = spawn(process.execPath, [path.join(ROOT, 'scripts', 'serve-prod.ts'), '--no-build'], {
     cwd: work,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { CACHE_REFRESH_HEADER } from '@/lib/cache-refresh';
 
-import { findNginx, INSTALL_HINT, startNginx, writeConfig } from '../../deploy/nginx.ts';
-import { freePort, waitForHttp, type Child } from '../../deploy/processes.ts';
+import { findNginx, INSTALL_HINT, startNginx, writeConfig } from '../../testkit/nginx.ts';
+import { freePort, waitForHttp, type Child } from '../../testkit/processes.ts';
 
 /**
  * deploy/nginx.conf.template as serve:prod renders it, run by the real nginx in front of a scripted

@@ -7,7 +7,7 @@ import { APP_ROOT } from '../../lib/app-root.mjs';
 
 /** serve:prod refusing to start, as an operator sees it: exit code and message, before any build. */
 function serveProd(env: Record<string, string>) {
-  return spawnSync(process.execPath, [path.join(APP_ROOT, 'deploy', 'serve-prod.ts')], {
+  return spawnSync(process.execPath, [path.join(APP_ROOT, 'scripts', 'serve-prod.ts')], {
     env: { ...process.env, ...env },
     encoding: 'utf8',
     timeout: 30_000,

@@ -7,11 +7,11 @@ import type {
   SUPPORT_PAGE_QUERY_RESULT,
 } from '@/sanity.types';
 
-import { queryDataset } from '../embedded';
-import { LANDING_PAGE_QUERY, PRIVACY_POLICY_QUERY, SETTINGS_QUERY, SUPPORT_PAGE_QUERY } from '../queries';
+import { queryDataset } from '../lib/content/embedded';
+import { LANDING_PAGE_QUERY, PRIVACY_POLICY_QUERY, SETTINGS_QUERY, SUPPORT_PAGE_QUERY } from '../lib/content/queries';
 
 /** The committed seed dataset, which unit tests read as the embedded source does. */
-export const SEED_FILE = fileURLToPath(new URL('../../../content/production.ndjson', import.meta.url));
+export const SEED_FILE = fileURLToPath(new URL('../seed/production.ndjson', import.meta.url));
 
 function present<T>(value: T | null | undefined, what: string): T {
   if (value == null) throw new Error(`${what} is missing from ${SEED_FILE}`);

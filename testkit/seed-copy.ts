@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-import type { LandingPage, PrivacyPolicy, SiteSettings, SupportPage } from '../../sanity.types.ts';
-import { messageText, toMessageCopy, type FormMessage } from '../../lib/support/messages.ts';
+import type { LandingPage, PrivacyPolicy, SiteSettings, SupportPage } from '../sanity.types.ts';
+import { messageText, toMessageCopy, type FormMessage } from '../lib/support/messages.ts';
 
 /**
  * The committed seed's wording, for tests and scripts that look for a text on a page: they read it from
- * here, so an editor's copy change in content/production.ndjson breaks no test. Imported by the specs,
+ * here, so an editor's copy change in seed/production.ndjson breaks no test. Imported by the specs,
  * by vitest and by Node scripts alike (relative imports with extensions, types only from TypeGen).
  */
 
-export const SEED_FILE = fileURLToPath(new URL('../../content/production.ndjson', import.meta.url));
+export const SEED_FILE = fileURLToPath(new URL('../seed/production.ndjson', import.meta.url));
 
 const documents = readFileSync(SEED_FILE, 'utf8')
   .split('\n')

@@ -1,5 +1,5 @@
 /**
- * The Supabase stand-in (PostgREST over Postgres, tests/support/postgrest-harness.ts) in its own
+ * The Supabase stand-in (PostgREST over Postgres, testkit/postgrest-harness.ts) in its own
  * process, so that its Postgres does not share the load generator's event loop, driven over IPC: stop,
  * start, freeze and continue PostgREST, query the database. For npm run load's fault phases.
  */
@@ -9,10 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import { sleep } from '../../deploy/processes.ts';
-import { APP_ROOT } from '../../lib/app-root.mjs';
+import { sleep } from './processes.ts';
+import { APP_ROOT } from '../lib/app-root.mjs';
 
-const HARNESS = path.join(APP_ROOT, 'tests', 'support', 'postgrest-harness.ts');
+const HARNESS = path.join(APP_ROOT, 'testkit', 'postgrest-harness.ts');
 
 /** Stand-ins still running: an interrupted run stops them (SIGTERM: SIGKILL would leave PostgREST running). */
 const children = new Set();

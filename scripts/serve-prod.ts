@@ -10,7 +10,7 @@
  *   PORT=8080              where nginx listens (on 127.0.0.1)
  *   APP_PORT               the app's port on 127.0.0.1 (default: a free one)
  *   STACK_DIR=.data/stack  nginx's config, cache, temp files and pid, and stack.json (URLs, process ids)
- *   DATA_DIR, CONTENT_FILE as for npm run serve (defaults .data and content/production.ndjson here)
+ *   DATA_DIR, CONTENT_FILE as for npm run serve (defaults .data and seed/production.ndjson here)
  *   NGINX_BIN              the nginx binary (default: nginx on PATH, or in /usr/sbin)
  * Relative paths are taken from the directory the command was typed in. .env, .env.local and
  * .env.production(.local) are read as `next start` reads them.
@@ -20,8 +20,8 @@ import path from 'node:path';
 import nextEnv from '@next/env';
 
 import { APP_ROOT } from '../lib/app-root.mjs';
-import { stopAllProcesses } from './processes.ts';
-import { StackError, startStack } from './stack.ts';
+import { stopAllProcesses } from '../testkit/processes.ts';
+import { StackError, startStack } from '../testkit/stack.ts';
 
 const log = (line: string) => console.log(`[serve:prod] ${line}`);
 
@@ -52,7 +52,7 @@ const env: NodeJS.ProcessEnv = {
   ...process.env,
   // The standalone server changes into its own folder: it gets absolute paths.
   DATA_DIR: resolve('DATA_DIR', path.join(APP_ROOT, '.data')),
-  CONTENT_FILE: resolve('CONTENT_FILE', path.join(APP_ROOT, 'content', 'production.ndjson')),
+  CONTENT_FILE: resolve('CONTENT_FILE', path.join(APP_ROOT, 'seed', 'production.ndjson')),
 };
 const port = portSetting('PORT', 8080);
 const appPort = portSetting('APP_PORT', undefined);

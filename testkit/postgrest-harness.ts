@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
-import { migrate } from '../../supabase/migrate.mjs';
+import { migrate } from '../supabase/migrate.mjs';
 
 /**
  * A local stand-in for a Supabase project's data API: real PostgREST (the
@@ -18,7 +18,7 @@ import { migrate } from '../../supabase/migrate.mjs';
  * A small proxy in front maps Supabase's /rest/v1 prefix onto PostgREST and
  * answers 503 while PostgREST is stopped, as Supabase's gateway does.
  *
- * Only relative imports with real extensions and packages: tests/support/supabase-stack.ts
+ * Only relative imports with real extensions and packages: testkit/supabase-stack.ts
  * runs this file with plain `node`.
  */
 

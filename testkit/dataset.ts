@@ -3,15 +3,15 @@ import path from 'node:path';
 
 import { encodeSignatureHeader, SIGNATURE_HEADER_NAME } from '@sanity/webhook';
 
-import { CONTENT_TYPES } from '../../../lib/content/types';
-import { WEBHOOK_SECRET } from '../../support/e2e-servers';
+import { CONTENT_TYPES } from '../lib/content/types';
+import { WEBHOOK_SECRET } from './e2e-servers';
 
 /**
  * The browser tests publish by editing the server's copy of the dataset (never
  * the committed seed) and calling the signed webhook, exactly as a deployment would.
  */
-export const E2E_CONTENT_FILE = path.resolve(process.env.CONTENT_FILE ?? '.data/e2e/content/production.ndjson');
-export const SEED_FILE = path.resolve('content/production.ndjson');
+export const E2E_CONTENT_FILE = path.resolve(process.env.CONTENT_FILE ?? '.data/e2e/seed/production.ndjson');
+export const SEED_FILE = path.resolve('seed/production.ndjson');
 export { WEBHOOK_SECRET };
 
 export type Doc = { _id: string; _type: string; [key: string]: unknown };

@@ -1,7 +1,7 @@
 /**
  * Runs the local Supabase stand-in (postgrest-harness.ts) as its own process, for the browser tests:
  *
- *   node tests/support/supabase-stack.ts [port] [controlPort]
+ *   node testkit/supabase-stack.ts [port] [controlPort]
  *
  * port (default 54321) is the data API's URL port; controlPort (default port + 1) serves
  *   GET  /ready           200 once the stack is up (a Playwright webServer `url` can wait on it)

@@ -29,16 +29,18 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
+import { startAppServer } from '../testkit/app-server.ts';
 import { findNginx, INSTALL_HINT } from '../testkit/nginx.ts';
 import { freePort, stopAllProcesses, stopOnSignals, waitForHttp } from '../testkit/processes.ts';
 import { startStack } from '../testkit/stack.ts';
 import { copyStandalone, prerenderedHome, startApp } from '../testkit/standalone.ts';
-import { APP_ROOT } from '../lib/app-root.mjs';
+import { APP_ROOT } from '../testkit/paths.ts';
+import { seedCopy } from '../testkit/dataset.ts';
 import { PUBLIC_PATHS as PAGES, type PublicPath } from '../lib/public-pages.ts';
-import { currentBuild, FIXTURE_DIR, fixtureBuild, startNext } from './lib/build.ts';
+import { currentBuild, FIXTURE_DIR, fixtureBuild } from './lib/build.ts';
 import { alternate, firstByteMs, pageLoad, submissionLoad, type Combined } from './lib/http-load.ts';
 import { lighthouseMedians } from './lib/lighthouse.ts';
-import { publishes, seedCopy } from './lib/publish.ts';
+import { publishes } from './lib/publish.ts';
 import { envInt, median, round, table, verdict } from './lib/report.ts';
 import { startStaticNginx } from './lib/static-nginx.ts';
 import { readStore } from '../testkit/store.ts';
@@ -105,7 +107,7 @@ async function startServers(dir: string, nginxBin: string) {
     htmlFile: prerenderedHome(paths),
   });
   await fixtureBuild(log);
-  const fixture = await startNext({ dir: FIXTURE_DIR });
+  const fixture = await startAppServer({ NEXT_DIST_DIR: '.next' }, { dir: FIXTURE_DIR });
   const servers: Servers = {
     stack: stack.url,
     bare: `http://127.0.0.1:${barePort}`,

@@ -18,7 +18,8 @@ import path from 'node:path';
 
 import { APP_ROOT } from '../lib/app-root.mjs';
 import { PUBLIC_PATHS } from '../lib/public-pages.ts';
-import { FIXTURE_DIR, startNext, timedBuild } from './lib/build.ts';
+import { FIXTURE_DIR, timedBuild } from './lib/build.ts';
+import { startAppServer } from '../testkit/app-server.ts';
 import { pageBytes } from '../testkit/page-bytes.ts';
 import { table } from './lib/report.ts';
 
@@ -35,7 +36,7 @@ async function measure(label: string, dir: string, distDir: string, routes: read
   // Its own data dir, so measuring never writes to the store in .data/.
   const env = { DATA_DIR: path.join(APP_ROOT, 'bench', '.tmp', 'measure-data') };
   const build = await timedBuild({ dir, distDir, env, log });
-  const server = await startNext({ dir, distDir, env });
+  const server = await startAppServer({ ...env, NEXT_DIST_DIR: distDir }, { dir });
   try {
     const bytes = [];
     for (const route of routes) bytes.push({ route, ...(await pageBytes(server.origin, route)) });

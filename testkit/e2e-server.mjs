@@ -16,11 +16,8 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const SEED = path.join(ROOT, 'seed', 'production.ndjson');
-const NEXT_BIN = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
+import { APP_ROOT as ROOT, NEXT_BIN, SEED_FILE as SEED } from './paths.ts';
 
 const dataDir = path.resolve(ROOT, process.env.DATA_DIR || '.data/e2e');
 const contentFile = path.resolve(ROOT, process.env.CONTENT_FILE || path.join(dataDir, 'seed', 'production.ndjson'));

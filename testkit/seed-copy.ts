@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 
 import type { LandingPage, PrivacyPolicy, SiteSettings, SupportPage } from '../sanity.types.ts';
+import { parseNdjson } from '../lib/content/embedded.ts';
 import { messageText, toMessageCopy, type FormMessage } from '../lib/support/messages.ts';
+import { SEED_FILE } from './paths.ts';
 
 /**
  * The committed seed's wording, for tests and scripts that look for a text on a page: they read it from
@@ -10,12 +11,9 @@ import { messageText, toMessageCopy, type FormMessage } from '../lib/support/mes
  * by vitest and by Node scripts alike (relative imports with extensions, types only from TypeGen).
  */
 
-export const SEED_FILE = fileURLToPath(new URL('../seed/production.ndjson', import.meta.url));
+export { SEED_FILE };
 
-const documents = readFileSync(SEED_FILE, 'utf8')
-  .split('\n')
-  .filter((line) => line.trim() !== '')
-  .map((line) => JSON.parse(line) as { _id: string });
+const documents = parseNdjson(readFileSync(SEED_FILE, 'utf8'), SEED_FILE);
 
 function seedDocument<T>(id: string): T {
   const found = documents.find((doc) => doc._id === id);

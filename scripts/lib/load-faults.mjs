@@ -11,12 +11,12 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 
-import { freePort } from '../../testkit/postgrest-harness.ts';
 import { startAppServer } from '../../testkit/app-server.ts';
+import { freePort, sleep } from '../../testkit/processes.ts';
+import { startStack } from '../../testkit/supabase-process.mjs';
 
 import { readPglite, reconcile, REQUEST_ROWS, submit, summarize, visitorFields } from './load-measure.mjs';
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** A visitor's pause before sending a failed form again. */
 const RETRY_PAUSE_MS = 500;
 /** How long retries may go on after the phase ends, so every started submission gets its answer. */
@@ -69,10 +69,13 @@ function checkStore(label, check, tracker, failures) {
   if (tracker.gaveUp.size) failures.push(`(${label}) ${tracker.gaveUp.size} submissions never accepted, even after retries`);
 }
 
-/** (d): PostgREST frozen for HUNG_SECONDS in the middle of the run. */
-export async function hungPhase({ startStack, clients, seconds, timeoutMs, log, report, failures }) {
+/**
+ * A server on the hosted backend (the Supabase stand-in in its own process) with a fresh DATA_DIR, for
+ * `run(stack, server)`; all of it stopped and removed afterwards.
+ */
+export async function withHostedServer(name, run) {
   const stack = await startStack();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'load-hung-'));
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), `load-${name}-`));
   let server;
   try {
     server = await startAppServer({
@@ -80,6 +83,49 @@ export async function hungPhase({ startStack, clients, seconds, timeoutMs, log, 
       NEXT_PUBLIC_SUPABASE_URL: stack.url,
       NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: stack.publishableKey,
     });
+    return await run(stack, server);
+  } finally {
+    await server?.stop();
+    await stack.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** (d)'s figures from its samples, and what they must show. */
+function hungReport({ samples, events, started, ended, third, check, tracker, server, clients }, failures) {
+  const whileHung = samples.filter((sample) => sample.start >= events.pausedAt && sample.at <= events.resumedAt);
+  // What any answer costs on this machine under this load (rendering the page), before the fault.
+  const before = summarize(
+    samples.filter((sample) => sample.at < events.pausedAt && sample.outcome === 'accepted'),
+    third / 1000,
+  );
+  const d = {
+    clients,
+    seconds: Math.round((ended - started) / 100) / 10,
+    hungSeconds: HUNG_SECONDS,
+    submit: summarize(samples, (ended - started) / 1000),
+    whileHung: summarize(whileHung, HUNG_SECONDS),
+    before,
+    deadlineMs: DEFAULT_DEADLINE_MS,
+    retried: new Set(samples.filter((sample) => sample.attempt > 1).map((sample) => sample.id)).size,
+    serverAlive: server.running(),
+    store: check,
+  };
+  if (!d.serverAlive) failures.push('(d) the server died');
+  if (!d.whileHung.failed) failures.push('(d) no visitor was told of the failure while PostgREST hung');
+  if (d.whileHung.accepted) failures.push(`(d) ${d.whileHung.accepted} accepted while PostgREST hung`);
+  // The target is the deadline + 1 s; on a machine where an ordinary answer already takes longer, the
+  // deadline may add no more than its own length to what an answer costs there.
+  const allowed = DEFAULT_DEADLINE_MS + Math.max(1000, before.p99 ?? 0);
+  if (d.whileHung.max > allowed) failures.push(`(d) a visitor waited ${d.whileHung.max} ms for the failure (allowed ${Math.round(allowed)} ms)`);
+  if (d.submit.errors) failures.push(`(d) ${d.submit.errors} answers were neither success nor the failure message`);
+  checkStore('d', check, tracker, failures);
+  return d;
+}
+
+/** (d): PostgREST frozen for HUNG_SECONDS in the middle of the run. */
+export async function hungPhase({ clients, seconds, timeoutMs, log, report, failures }) {
+  await withHostedServer('hung', async (stack, server) => {
     const tracker = newTracker();
     const third = (seconds * 1000) / 3;
     const total = 2 * third + HUNG_SECONDS * 1000;
@@ -100,43 +146,9 @@ export async function hungPhase({ startStack, clients, seconds, timeoutMs, log, 
     const samples = await visitors({ clients, until: () => started + total, origin: () => origin, phase: 'd', tracker, timeoutMs });
     await fault;
     const ended = performance.now();
-
-    const rows = await stack.query(REQUEST_ROWS);
-    const check = reconcile('d', rows, tracker.accepted, tracker.failed);
-    const whileHung = samples.filter((sample) => sample.start >= events.pausedAt && sample.at <= events.resumedAt);
-    // What any answer costs on this machine under this load (rendering the page), before the fault.
-    const before = summarize(
-      samples.filter((sample) => sample.at < events.pausedAt && sample.outcome === 'accepted'),
-      third / 1000,
-    );
-    const d = {
-      clients,
-      seconds: Math.round((ended - started) / 100) / 10,
-      hungSeconds: HUNG_SECONDS,
-      submit: summarize(samples, (ended - started) / 1000),
-      whileHung: summarize(whileHung, HUNG_SECONDS),
-      before,
-      deadlineMs: DEFAULT_DEADLINE_MS,
-      retried: new Set(samples.filter((sample) => sample.attempt > 1).map((sample) => sample.id)).size,
-      serverAlive: server.running(),
-      store: check,
-    };
-    report.phases.d = d;
-    if (!d.serverAlive) failures.push('(d) the server died');
-    if (!d.whileHung.failed) failures.push('(d) no visitor was told of the failure while PostgREST hung');
-    if (d.whileHung.accepted) failures.push(`(d) ${d.whileHung.accepted} accepted while PostgREST hung`);
-    // The target is the deadline + 1 s; on a machine where an ordinary answer already takes longer, the
-    // deadline may add no more than its own length to what an answer costs there.
-    const allowed = DEFAULT_DEADLINE_MS + Math.max(1000, before.p99 ?? 0);
-    if (d.whileHung.max > allowed)
-      failures.push(`(d) a visitor waited ${d.whileHung.max} ms for the failure (allowed ${Math.round(allowed)} ms)`);
-    if (d.submit.errors) failures.push(`(d) ${d.submit.errors} answers were neither success nor the failure message`);
-    checkStore('d', check, tracker, failures);
-  } finally {
-    await server?.stop();
-    await stack.close();
-    await rm(dataDir, { recursive: true, force: true });
-  }
+    const check = reconcile('d', await stack.query(REQUEST_ROWS), tracker.accepted, tracker.failed);
+    report.phases.d = hungReport({ samples, events, started, ended, third, check, tracker, server, clients }, failures);
+  });
 }
 
 /** (e): the server SIGKILLed halfway and restarted on the same DATA_DIR and port. */

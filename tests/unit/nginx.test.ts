@@ -103,7 +103,7 @@ beforeAll(async () => {
     bin,
     runDir,
     listen: `127.0.0.1:${port}`,
-    appPort: (app.address() as AddressInfo).port,
+    appPorts: [(app.address() as AddressInfo).port],
     staticDir,
     refreshSecret: REFRESH_SECRET,
   });

@@ -26,10 +26,11 @@ export type AppServer = {
   kill(): Promise<Exit>;
 };
 
-type Options = { port?: number; dir?: string; timeoutMs?: number };
+/** `onLine`: each line the server prints, as it prints it (output() keeps only the newest 64 KB). */
+type Options = { port?: number; dir?: string; timeoutMs?: number; onLine?: (line: string) => void };
 
 /** Starts a server and returns at once (it may still fail its start: see `exited`). */
-export async function launchAppServer(env: Record<string, string>, { port, dir = APP_ROOT }: Options = {}): Promise<AppServer> {
+export async function launchAppServer(env: Record<string, string>, { port, dir = APP_ROOT, onLine }: Options = {}): Promise<AppServer> {
   const listen = port ?? (await freePort());
   const child = startProcess(`next start on ${listen}`, process.execPath, [NEXT_BIN, 'start', '-p', String(listen), '-H', '127.0.0.1'], {
     cwd: dir,
@@ -43,6 +44,7 @@ export async function launchAppServer(env: Record<string, string>, { port, dir =
       ...env,
       NODE_ENV: 'production',
     },
+    forward: onLine,
   });
   return {
     origin: `http://127.0.0.1:${listen}`,

@@ -70,7 +70,7 @@ describe('deploy/start.sh', () => {
     spawnSync('sh', [path.join(APP_ROOT, 'deploy', 'start.sh'), ...args], {
       cwd,
       encoding: 'utf8',
-      env: { PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin` },
+      env: { PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin` } as Partial<NodeJS.ProcessEnv> as NodeJS.ProcessEnv,
     });
 
   it('runs server.js on 127.0.0.1 at the port it is given, in production, behind one proxy', () => {

@@ -110,5 +110,6 @@ log(`nginx pid ${stack.nginx.pid}; store ${missing.length ? env.DATA_DIR : env.N
 log(`nginx files in ${runDir}${env.REDIS_URL ? '; each instance gets REDIS_URL' : ''}; Ctrl-C stops all`);
 log(`ready: ${stack.url}`);
 void stack.died.then((death) => {
-  if (death) stopAndExit(`${death.name} exited (${death.exit.signal ?? `exit code ${death.exit.code}`}); restarting it is the supervisor's job`, 1);
+  if (death)
+    stopAndExit(`${death.name} exited (${death.exit.signal ?? `exit code ${death.exit.code}`}); restarting it is the supervisor's job`, 1);
 });

@@ -158,7 +158,11 @@ export async function startSupabaseStack(
   const socket = new PGLiteSocketServer({ db, port: await freePort(), host: '127.0.0.1', maxConnections: 4 });
   await socket.start();
   const restPort = await freePort();
-  const postgrest = postgrestProcess(`postgres://authenticator@${socket.getServerConn()}/postgres?sslmode=disable`, restPort, await freePort());
+  const postgrest = postgrestProcess(
+    `postgres://authenticator@${socket.getServerConn()}/postgres?sslmode=disable`,
+    restPort,
+    await freePort(),
+  );
   const port = options.port ?? (await freePort());
   const proxy = await gateway(port, restPort);
 

@@ -87,7 +87,8 @@ export async function runBuild(env: NodeJS.ProcessEnv): Promise<void> {
     forward: (line) => console.log(line),
   });
   const { code, signal } = await build.exited;
-  if (code !== 0) throw new Error(`next build failed (${signal ?? `exit code ${code}`})${code === null && !signal ? `: ${build.output()}` : ''}`);
+  if (code !== 0)
+    throw new Error(`next build failed (${signal ?? `exit code ${code}`})${code === null && !signal ? `: ${build.output()}` : ''}`);
 }
 
 type BuildMode = 'auto' | 'never' | 'always';

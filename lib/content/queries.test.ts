@@ -21,7 +21,6 @@ import { SEED_FILE as SEED } from '@/testkit/paths';
  * dataset, returns what its page renders.
  */
 
-
 function present<T>(value: T | null | undefined, what: string): T {
   if (value == null) throw new Error(`${what} is missing from the query result`);
   return value;

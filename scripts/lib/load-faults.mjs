@@ -117,7 +117,8 @@ function hungReport({ samples, events, started, ended, third, check, tracker, se
   // The target is the deadline + 1 s; on a machine where an ordinary answer already takes longer, the
   // deadline may add no more than its own length to what an answer costs there.
   const allowed = DEFAULT_DEADLINE_MS + Math.max(1000, before.p99 ?? 0);
-  if (d.whileHung.max > allowed) failures.push(`(d) a visitor waited ${d.whileHung.max} ms for the failure (allowed ${Math.round(allowed)} ms)`);
+  if (d.whileHung.max > allowed)
+    failures.push(`(d) a visitor waited ${d.whileHung.max} ms for the failure (allowed ${Math.round(allowed)} ms)`);
   if (d.submit.errors) failures.push(`(d) ${d.submit.errors} answers were neither success nor the failure message`);
   checkStore('d', check, tracker, failures);
   return d;

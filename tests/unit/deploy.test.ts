@@ -62,7 +62,10 @@ describe('deploy/start.sh', () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'start-sh-'));
     // A stand-in for the standalone server: prints what it was started with.
     const fields = ['PORT', 'HOSTNAME', 'NODE_ENV', 'TRUSTED_PROXY_HOPS'];
-    await writeFile(path.join(dir, 'server.js'), `console.log(JSON.stringify(${JSON.stringify(fields)}.map((name) => process.env[name])));`);
+    await writeFile(
+      path.join(dir, 'server.js'),
+      `console.log(JSON.stringify(${JSON.stringify(fields)}.map((name) => process.env[name])));`,
+    );
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 

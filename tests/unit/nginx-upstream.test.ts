@@ -6,7 +6,16 @@ import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { brotliBlocks, findNginx, INSTALL_HINT, renderConfig, startNginx, TEMPLATE_FILE, upstreamServers, writeConfig } from '../../testkit/nginx.ts';
+import {
+  brotliBlocks,
+  findNginx,
+  INSTALL_HINT,
+  renderConfig,
+  startNginx,
+  TEMPLATE_FILE,
+  upstreamServers,
+  writeConfig,
+} from '../../testkit/nginx.ts';
 import { freePort, waitForHttp, type Child } from '../../testkit/processes.ts';
 
 /**
@@ -58,7 +67,14 @@ describe('nginx in front of two instances', () => {
     origin = `http://127.0.0.1:${port}`;
     const runDir = path.join(workDir, 'run');
     const appPorts = apps.map((app) => (app.address() as AddressInfo).port);
-    const config = await writeConfig({ bin, runDir, listen: `127.0.0.1:${port}`, appPorts, staticDir: workDir, refreshSecret: 'a'.repeat(32) });
+    const config = await writeConfig({
+      bin,
+      runDir,
+      listen: `127.0.0.1:${port}`,
+      appPorts,
+      staticDir: workDir,
+      refreshSecret: 'a'.repeat(32),
+    });
     nginx = startNginx({ bin, runDir, config });
     await waitForHttp(`${origin}/api/ping`, { child: nginx, timeoutMs: 10_000 });
   }, 30_000);

@@ -23,7 +23,12 @@ describe('npm run serve:prod', () => {
   });
 
   it('with INSTANCES above 1 and no Supabase project, exits 1 naming the variables the instances need', () => {
-    const result = serveProd({ INSTANCES: '2', NEXT_PUBLIC_SUPABASE_URL: '', NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: '', NEXT_PUBLIC_SUPABASE_ANON_KEY: '' });
+    const result = serveProd({
+      INSTANCES: '2',
+      NEXT_PUBLIC_SUPABASE_URL: '',
+      NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: '',
+      NEXT_PUBLIC_SUPABASE_ANON_KEY: '',
+    });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(
       'INSTANCES=2 needs a store the instances share: set NEXT_PUBLIC_SUPABASE_URL and NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY',

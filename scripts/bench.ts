@@ -184,6 +184,13 @@ const ms = (value: number | null | undefined) => (value == null ? 'n/a' : `${rou
 const load = (run: Combined) =>
   `${run.perSecond} req/s, p99 ${ms(run.p99Ms)}${run.errors + run.refused ? `, ${run.errors + run.refused} failed` : ''}`;
 const ratio = (a: Combined, b: Combined) => round(a.perSecond / b.perSecond, 2) ?? 0;
+/** How one side's requests per second compare with the other's, against the least the target allows. */
+const ratioRow = (label: string, a: Combined, b: Combined, target: number) => [
+  label,
+  `${ratio(a, b)}×`,
+  `>= ${target}×`,
+  verdict(ratio(a, b) >= target),
+];
 
 /**
  * Accepted requests without a row are lost. Rows without an accepted answer are expected up to one per
@@ -220,12 +227,7 @@ function deployedRows({ pages, publish, submissions, stored, studio }: Results) 
   return [
     ['/ through the cache', load(pages.cache), '', ''],
     ['/ as a file from disk (nginx)', load(pages.file), '', ''],
-    [
-      '  cache / file',
-      `${ratio(pages.cache, pages.file)}×`,
-      `>= ${TARGETS.cacheOverFile}×`,
-      verdict(ratio(pages.cache, pages.file) >= TARGETS.cacheOverFile),
-    ],
+    ratioRow('  cache / file', pages.cache, pages.file, TARGETS.cacheOverFile),
     [
       'publish → visible through the cache',
       `median ${ms(publish.medianMs)}, worst ${ms(publish.worstMs)} (${publish.edits} edits)`,
@@ -234,12 +236,7 @@ function deployedRows({ pages, publish, submissions, stored, studio }: Results) 
     ],
     submissionRow('submissions through the cache', submissions.cache, stored.cache),
     submissionRow('submissions to the bare server', submissions.bare, stored.bare),
-    [
-      '  cache / bare',
-      `${ratio(submissions.cache, submissions.bare)}×`,
-      `>= ${TARGETS.submissionsCacheOverBare}×`,
-      verdict(ratio(submissions.cache, submissions.bare) >= TARGETS.submissionsCacheOverBare),
-    ],
+    ratioRow('  cache / bare', submissions.cache, submissions.bare, TARGETS.submissionsCacheOverBare),
     [
       '/studio first byte, first load after start',
       `${ms(studio.firstMs)} (status ${studio.status})`,
@@ -254,12 +251,7 @@ function bareRows({ bare, lighthouse }: Results) {
   return [
     ['bare server: /', load(bare.site), '', ''],
     ['plain Next page of the same bytes', load(bare.sameBytes), '', ''],
-    [
-      '  / / same bytes',
-      `${ratio(bare.site, bare.sameBytes)}×`,
-      `>= ${TARGETS.bareOverSameBytes}×`,
-      verdict(ratio(bare.site, bare.sameBytes) >= TARGETS.bareOverSameBytes),
-    ],
+    ratioRow('  / / same bytes', bare.site, bare.sameBytes, TARGETS.bareOverSameBytes),
     ...lighthouseRows(lighthouse),
   ];
 }

@@ -37,7 +37,7 @@ import { startAppServer } from '../testkit/app-server.ts';
 import { APP_ROOT as ROOT } from '../testkit/paths.ts';
 import { sleep } from '../testkit/processes.ts';
 
-import { hungPhase, killPhase, withHostedServer } from './lib/load-faults.mjs';
+import { hungPhase, killPhase, timeline, withHostedServer } from './lib/load-faults.mjs';
 import { getPage, readPglite, reconcile, REQUEST_ROWS, run, submit, summarize, visitorFields } from './lib/load-measure.mjs';
 import { envInt, table } from './lib/report.ts';
 
@@ -132,16 +132,11 @@ async function outageRun(stack, server, tracker, warm) {
   const probeAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const started = performance.now();
   const events = {};
-  const faults = (async () => {
-    await sleep((SECONDS * 1000) / 3);
-    events.stopAt = performance.now();
-    await stack.stopPostgrest();
-    events.stopped = performance.now();
-    await sleep((SECONDS * 1000) / 3 - (events.stopped - events.stopAt));
-    events.startAt = performance.now();
-    await stack.startPostgrest();
-    events.started = performance.now();
-  })();
+  const third = (SECONDS * 1000) / 3;
+  const faults = timeline(events, [
+    { wait: () => third, at: 'stopAt', act: () => stack.stopPostgrest(), done: 'stopped' },
+    { wait: () => third - (events.stopped - events.stopAt), at: 'startAt', act: () => stack.startPostgrest(), done: 'started' },
+  ]);
   // A visitor reading pages meanwhile: the server must stay up through the outage.
   const probes = run(1, SECONDS, async () => {
     const answer = await getPage(probeAgent, `${server.origin}/`);

@@ -59,6 +59,19 @@ async function visitors({ clients, until, origin, phase, tracker, timeoutMs }) {
   return samples;
 }
 
+/**
+ * A fault's schedule, run while the visitors keep coming: each step waits `wait()` ms, notes when it
+ * begins (`events[at]`), acts, and notes when that is done (`events[done]`).
+ */
+export async function timeline(events, steps) {
+  for (const { wait, at, act, done } of steps) {
+    await sleep(wait());
+    if (at) events[at] = performance.now();
+    await act();
+    if (done) events[done] = performance.now();
+  }
+}
+
 const newTracker = () => ({ accepted: new Set(), failed: new Set(), gaveUp: new Set() });
 
 /** The checks every fault phase shares: what was stored against what visitors were told. */
@@ -135,14 +148,10 @@ export async function hungPhase({ clients, seconds, timeoutMs, log, report, fail
     );
     const started = performance.now();
     const events = {};
-    const fault = (async () => {
-      await sleep(third);
-      events.pausedAt = performance.now();
-      await stack.pausePostgrest();
-      await sleep(HUNG_SECONDS * 1000);
-      await stack.resumePostgrest();
-      events.resumedAt = performance.now();
-    })();
+    const fault = timeline(events, [
+      { wait: () => third, at: 'pausedAt', act: () => stack.pausePostgrest() },
+      { wait: () => HUNG_SECONDS * 1000, act: () => stack.resumePostgrest(), done: 'resumedAt' },
+    ]);
     const origin = server.origin;
     const samples = await visitors({ clients, until: () => started + total, origin: () => origin, phase: 'd', tracker, timeoutMs });
     await fault;
@@ -162,13 +171,11 @@ export async function killPhase({ clients, seconds, timeoutMs, log, report, fail
     log(`(e) ${clients} clients for ${seconds} s; the server killed with SIGKILL at ${(seconds / 2).toFixed(1)} s and started again`);
     const started = performance.now();
     const events = {};
-    const fault = (async () => {
-      await sleep((seconds * 1000) / 2);
-      events.killedAt = performance.now();
+    const restart = async () => {
       await server.kill();
       server = await startAppServer({ DATA_DIR: dataDir }, { port });
-      events.readyAt = performance.now();
-    })();
+    };
+    const fault = timeline(events, [{ wait: () => (seconds * 1000) / 2, at: 'killedAt', act: restart, done: 'readyAt' }]);
     const origin = server.origin;
     // Visitors keep coming for half the run after the restart, however long the restart takes.
     const until = () =>

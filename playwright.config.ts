@@ -45,9 +45,7 @@ export default defineConfig({
   webServer: [
     // The hosted server's Content Lake: the seed, served by the stand-in, which the hosted tests edit.
     {
-      command:
-        `${JSON.stringify(process.execPath)} testkit/content-lake/cli.ts` +
-        ` --port ${LAKE_PORT} --file seed/production.ndjson --token ${LAKE_TOKEN}`,
+      command: `${JSON.stringify(process.execPath)} testkit/content-lake/cli.ts` + ` --port ${LAKE_PORT} --token ${LAKE_TOKEN}`,
       url: `${LAKE_ORIGIN}/v${SANITY_API_VERSION}/data/query/${LAKE_PROJECT.dataset}?query=1`,
       reuseExistingServer: !process.env.CI,
       timeout: 30_000,

@@ -66,6 +66,27 @@ export default defineConfig(
     },
   },
   {
+    // One testkit/ for what tests and scripts share (issue 20): the product never imports it, and tests/
+    // and scripts/ never import each other.
+    files: ['app/**', 'lib/**', 'deploy/**', 'proxy.ts', 'instrumentation*.ts', 'next.config.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)testkit/', message: 'Product code never imports testkit/.' }] }],
+    },
+  },
+  {
+    files: ['tests/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)scripts/', message: 'Tests import testkit/, not scripts/.' }] }],
+    },
+  },
+  {
+    files: ['scripts/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)tests/', message: 'Scripts import testkit/, not tests/.' }] }],
+    },
+  },
+  {
     // Sizes a reader can hold at once (issue 20): outside tests no function over 60 lines, and no product
     // file over 200, counted as a reader sees them: blank lines and comments included.
     files: ['**/*.{ts,tsx,mts,mjs}'],

@@ -24,7 +24,7 @@ const nextConfig: NextConfig = {
       './supabase/migrate.mjs',
       './supabase/bootstrap.sql',
       './supabase/migrations/*.sql',
-      './content/production.ndjson',
+      './seed/production.ndjson',
     ],
   },
   reactStrictMode: true,

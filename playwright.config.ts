@@ -1,6 +1,6 @@
 import { defineConfig, devices } from '@playwright/test';
 
-import { E2E_SERVERS } from './tests/support/e2e-servers';
+import { E2E_SERVERS } from './testkit/e2e-servers';
 import { SANITY_API_VERSION } from './lib/env/public';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './testkit/browser';
 import { LAKE_ORIGIN, LAKE_PORT, LAKE_PROJECT, LAKE_TOKEN } from './testkit/hosted';
@@ -8,7 +8,7 @@ import { LAKE_ORIGIN, LAKE_PORT, LAKE_PROJECT, LAKE_TOKEN } from './testkit/host
 /**
  * Browser tests against the production build (npm run build first; npm test does both), in Debian's
  * Chromium — nothing downloads a browser. The server gets its own embedded store and its own copy
- * of the seed dataset (tests/support/e2e-server.mjs prepares both before `next start`), which the publish
+ * of the seed dataset (testkit/e2e-server.mjs prepares both before `next start`), which the publish
  * tests edit and then announce through the signed webhook.
  */
 
@@ -45,9 +45,7 @@ export default defineConfig({
   webServer: [
     // The hosted server's Content Lake: the seed, served by the stand-in, which the hosted tests edit.
     {
-      command:
-        `${JSON.stringify(process.execPath)} testkit/content-lake/cli.ts` +
-        ` --port ${LAKE_PORT} --file content/production.ndjson --token ${LAKE_TOKEN}`,
+      command: `${JSON.stringify(process.execPath)} testkit/content-lake/cli.ts` + ` --port ${LAKE_PORT} --token ${LAKE_TOKEN}`,
       url: `${LAKE_ORIGIN}/v${SANITY_API_VERSION}/data/query/${LAKE_PROJECT.dataset}?query=1`,
       reuseExistingServer: !process.env.CI,
       timeout: 30_000,
@@ -55,7 +53,7 @@ export default defineConfig({
       stderr: 'pipe' as const,
     },
     ...Object.values(E2E_SERVERS).map(({ port, url, env }) => ({
-      command: `${JSON.stringify(process.execPath)} tests/support/e2e-server.mjs -p ${port} -H 127.0.0.1`,
+      command: `${JSON.stringify(process.execPath)} testkit/e2e-server.mjs -p ${port} -H 127.0.0.1`,
       url,
       reuseExistingServer: !process.env.CI,
       timeout: 120_000,

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 
 import type { SanityDocument, ValidationMarker } from 'sanity';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parseNdjson } from '@/lib/content/embedded';
 import { markerPath, validateContent } from '@/lib/content/schema-check';
 import { FIELD_NAMES, MESSAGE_CODES } from '@/lib/support/messages';
+import { SEED_FILE as SEED } from '@/testkit/paths';
 
 /**
  * The schema's validation rules, run by Sanity's own engine (lib/content/schema-check.ts) in the
@@ -15,7 +15,6 @@ import { FIELD_NAMES, MESSAGE_CODES } from '@/lib/support/messages';
 
 type Doc = SanityDocument & Record<string, any>;
 
-const SEED = fileURLToPath(new URL('../content/production.ndjson', import.meta.url));
 const seed = parseNdjson(readFileSync(SEED, 'utf8'), SEED) as Doc[];
 
 function seedDocument(id: string): Doc {

@@ -29,19 +29,21 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import { findNginx, INSTALL_HINT } from '../deploy/nginx.ts';
-import { freePort, stopAllProcesses, stopOnSignals, waitForHttp } from '../deploy/processes.ts';
-import { startStack } from '../deploy/stack.ts';
-import { copyStandalone, prerenderedHome, startApp } from '../deploy/standalone.ts';
-import { APP_ROOT } from '../lib/app-root.mjs';
+import { startAppServer } from '../testkit/app-server.ts';
+import { findNginx, INSTALL_HINT } from '../testkit/nginx.ts';
+import { freePort, stopAllProcesses, stopOnSignals, waitForHttp } from '../testkit/processes.ts';
+import { startStack } from '../testkit/stack.ts';
+import { copyStandalone, prerenderedHome, startApp } from '../testkit/standalone.ts';
+import { APP_ROOT } from '../testkit/paths.ts';
+import { seedCopy } from '../testkit/dataset.ts';
 import { PUBLIC_PATHS as PAGES, type PublicPath } from '../lib/public-pages.ts';
-import { currentBuild, FIXTURE_DIR, fixtureBuild, startNext } from './lib/build.ts';
+import { currentBuild, FIXTURE_DIR, fixtureBuild } from './lib/build.ts';
 import { alternate, firstByteMs, pageLoad, submissionLoad, type Combined } from './lib/http-load.ts';
 import { lighthouseMedians } from './lib/lighthouse.ts';
-import { publishes, seedCopy } from './lib/publish.ts';
+import { publishes } from './lib/publish.ts';
 import { envInt, median, round, table, verdict } from './lib/report.ts';
 import { startStaticNginx } from './lib/static-nginx.ts';
-import { readStore } from './lib/store.ts';
+import { readStore } from '../testkit/store.ts';
 
 const TARGETS = {
   cacheOverFile: 0.8,
@@ -105,7 +107,7 @@ async function startServers(dir: string, nginxBin: string) {
     htmlFile: prerenderedHome(paths),
   });
   await fixtureBuild(log);
-  const fixture = await startNext({ dir: FIXTURE_DIR });
+  const fixture = await startAppServer({ NEXT_DIST_DIR: '.next' }, { dir: FIXTURE_DIR });
   const servers: Servers = {
     stack: stack.url,
     bare: `http://127.0.0.1:${barePort}`,
@@ -182,6 +184,13 @@ const ms = (value: number | null | undefined) => (value == null ? 'n/a' : `${rou
 const load = (run: Combined) =>
   `${run.perSecond} req/s, p99 ${ms(run.p99Ms)}${run.errors + run.refused ? `, ${run.errors + run.refused} failed` : ''}`;
 const ratio = (a: Combined, b: Combined) => round(a.perSecond / b.perSecond, 2) ?? 0;
+/** How one side's requests per second compare with the other's, against the least the target allows. */
+const ratioRow = (label: string, a: Combined, b: Combined, target: number) => [
+  label,
+  `${ratio(a, b)}×`,
+  `>= ${target}×`,
+  verdict(ratio(a, b) >= target),
+];
 
 /**
  * Accepted requests without a row are lost. Rows without an accepted answer are expected up to one per
@@ -218,12 +227,7 @@ function deployedRows({ pages, publish, submissions, stored, studio }: Results) 
   return [
     ['/ through the cache', load(pages.cache), '', ''],
     ['/ as a file from disk (nginx)', load(pages.file), '', ''],
-    [
-      '  cache / file',
-      `${ratio(pages.cache, pages.file)}×`,
-      `>= ${TARGETS.cacheOverFile}×`,
-      verdict(ratio(pages.cache, pages.file) >= TARGETS.cacheOverFile),
-    ],
+    ratioRow('  cache / file', pages.cache, pages.file, TARGETS.cacheOverFile),
     [
       'publish → visible through the cache',
       `median ${ms(publish.medianMs)}, worst ${ms(publish.worstMs)} (${publish.edits} edits)`,
@@ -232,12 +236,7 @@ function deployedRows({ pages, publish, submissions, stored, studio }: Results) 
     ],
     submissionRow('submissions through the cache', submissions.cache, stored.cache),
     submissionRow('submissions to the bare server', submissions.bare, stored.bare),
-    [
-      '  cache / bare',
-      `${ratio(submissions.cache, submissions.bare)}×`,
-      `>= ${TARGETS.submissionsCacheOverBare}×`,
-      verdict(ratio(submissions.cache, submissions.bare) >= TARGETS.submissionsCacheOverBare),
-    ],
+    ratioRow('  cache / bare', submissions.cache, submissions.bare, TARGETS.submissionsCacheOverBare),
     [
       '/studio first byte, first load after start',
       `${ms(studio.firstMs)} (status ${studio.status})`,
@@ -252,12 +251,7 @@ function bareRows({ bare, lighthouse }: Results) {
   return [
     ['bare server: /', load(bare.site), '', ''],
     ['plain Next page of the same bytes', load(bare.sameBytes), '', ''],
-    [
-      '  / / same bytes',
-      `${ratio(bare.site, bare.sameBytes)}×`,
-      `>= ${TARGETS.bareOverSameBytes}×`,
-      verdict(ratio(bare.site, bare.sameBytes) >= TARGETS.bareOverSameBytes),
-    ],
+    ratioRow('  / / same bytes', bare.site, bare.sameBytes, TARGETS.bareOverSameBytes),
     ...lighthouseRows(lighthouse),
   ];
 }

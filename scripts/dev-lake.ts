@@ -9,33 +9,24 @@
  * written as the Presentation tool writes one, so the printed link opens draft mode.
  */
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 
 import { createPreviewSecret } from '@sanity/preview-url-secret/create-secret';
-import { encodeSignatureHeader, SIGNATURE_HEADER_NAME } from '@sanity/webhook';
 
 import { CONTENT_TYPES } from '../lib/content/types.ts';
 import { SANITY_API_VERSION } from '../lib/env/public.ts';
 import { startContentLake } from '../testkit/content-lake/server.ts';
+import { postWebhook } from '../testkit/dataset.ts';
 import { hostedEnv, lakeClient, LAKE_PORT, LAKE_PROJECT, LAKE_TOKEN } from '../testkit/hosted.ts';
+import { APP_ROOT, NEXT_BIN, SEED_FILE } from '../testkit/paths.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const SITE = 'http://localhost:3000';
 const WEBHOOK_SECRET = 'dev-lake-webhook-secret';
 const isSiteType = (type: unknown): boolean => (CONTENT_TYPES as readonly unknown[]).includes(type);
 
 /** Sanity's webhook for one published document, projection {_type, _id}, signed with the shared secret. */
 async function deliverWebhook(doc: { _id: string; _type: string }) {
-  const payload = JSON.stringify({ _type: doc._type, _id: doc._id });
   try {
-    const answer = await fetch(`${SITE}/api/revalidate`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        [SIGNATURE_HEADER_NAME]: await encodeSignatureHeader(payload, Date.now(), WEBHOOK_SECRET),
-      },
-      body: payload,
-    });
+    const answer = await postWebhook(SITE, { _type: doc._type, _id: doc._id }, WEBHOOK_SECRET);
     console.log(`[dev:lake] webhook for ${doc._id}: ${answer.status} ${await answer.text()}`);
   } catch (error) {
     console.error(`[dev:lake] webhook for ${doc._id} failed: ${(error as Error).message}`);
@@ -43,7 +34,7 @@ async function deliverWebhook(doc: { _id: string; _type: string }) {
 }
 
 const lake = await startContentLake({
-  file: path.join(ROOT, 'content', 'production.ndjson'),
+  file: SEED_FILE,
   port: LAKE_PORT,
   token: LAKE_TOKEN,
   onCommit: (changed) => {
@@ -56,8 +47,8 @@ const { secret } = await createPreviewSecret(client, 'dev-lake', `${SITE}/studio
 const settings = await client.getDocument('siteSettings');
 if (settings) await client.createOrReplace({ ...settings, _id: 'drafts.siteSettings' });
 
-const next = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next'), 'dev'], {
-  cwd: ROOT,
+const next = spawn(process.execPath, [NEXT_BIN, 'dev'], {
+  cwd: APP_ROOT,
   env: { ...process.env, ...hostedEnv(), SANITY_REVALIDATE_SECRET: WEBHOOK_SECRET, NEXT_PUBLIC_SITE_URL: SITE },
   stdio: 'inherit',
 });

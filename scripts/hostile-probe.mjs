@@ -8,67 +8,42 @@
  *
  *   STUDIO_PATHS   how many random /studio paths (default 1000)
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import { encodeSignatureHeader, SIGNATURE_HEADER_NAME } from '@sanity/webhook';
 
-import { freePort } from '../deploy/processes.ts';
-import { formControls, outcome, postForm } from './lib/forms.ts';
+import { startAppServer } from '../testkit/app-server.ts';
+import { APP_ROOT as ROOT } from '../testkit/paths.ts';
+import { formControls, outcome, postForm } from '../testkit/forms.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST_DIR = path.resolve(ROOT, process.env.NEXT_DIST_DIR || '.next');
 const STUDIO_PATHS = Number(process.env.STUDIO_PATHS || 1000);
 const SECRET = randomBytes(16).toString('hex');
 const MB = 1024 * 1024;
 
-/** RSS in bytes of the next-server process (the child of tests/support/e2e-server.mjs). */
+/** RSS in bytes of the server process. */
 async function rss(pid) {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) * 1024;
 }
 
 async function startServer() {
-  const port = await freePort();
-  const dataDir = path.join(os.tmpdir(), `hostile-probe-${process.pid}`);
-  const child = spawn(process.execPath, ['tests/support/e2e-server.mjs', '-p', String(port), '-H', '127.0.0.1'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      CONTENT_FILE: path.join(dataDir, 'content.ndjson'),
-      SANITY_REVALIDATE_SECRET: SECRET,
-      RATE_LIMIT_MAX: '100000',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'hostile-probe-'));
   // The server's log, counted: what a flood of refused calls writes.
   let logLines = 0;
-  for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => (logLines += chunk.toString().split('\n').length - 1));
-  const origin = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i += 1) {
-    if (
-      await fetch(origin).then(
-        (response) => response.ok,
-        () => false,
-      )
-    )
-      break;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  const children = (await readFile(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8')).trim().split(/\s+/);
-  const exited = new Promise((resolve) => child.on('exit', resolve));
+  const server = await startAppServer(
+    { DATA_DIR: dataDir, SANITY_REVALIDATE_SECRET: SECRET, RATE_LIMIT_MAX: '100000' },
+    { onLine: () => (logLines += 1) },
+  );
   const stop = async () => {
-    child.kill('SIGTERM');
-    await exited;
+    await server.stop();
     await rm(dataDir, { recursive: true, force: true });
   };
-  return { origin, pid: Number(children[0]), stop, logLines: () => logLines };
+  return { origin: server.origin, pid: server.pid, stop, logLines: () => logLines };
 }
 
 /**

@@ -8,7 +8,7 @@
  *                errors; after the server stops, the rows in its PGlite store must be the accepted ones.
  *   (b) mixed    50 clients GET / and 50 clients post the form, at once, for LOAD_SECONDS → 0 errors, 0 lost.
  *   (c) faults   a second server on the hosted backend (the local Supabase stand-in: PostgREST over
- *                Postgres, tests/support/postgrest-harness.ts); PostgREST is stopped for the middle third
+ *                Postgres, testkit/postgrest-harness.ts); PostgREST is stopped for the middle third
  *                of the run and started again: visitors get the failure message, the server stays up, no
  *                row is half-written or lost, and submissions succeed again without a restart.
  *   (d) hung     the same, but PostgREST frozen with SIGSTOP for 20 s (connections taken, never answered);
@@ -33,14 +33,13 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 
-import { sleep } from '../deploy/processes.ts';
-import { APP_ROOT as ROOT } from '../lib/app-root.mjs';
 import { startAppServer } from '../testkit/app-server.ts';
+import { APP_ROOT as ROOT } from '../testkit/paths.ts';
+import { sleep } from '../testkit/processes.ts';
 
-import { hungPhase, killPhase } from './lib/load-faults.mjs';
+import { hungPhase, killPhase, timeline, withHostedServer } from './lib/load-faults.mjs';
 import { getPage, readPglite, reconcile, REQUEST_ROWS, run, submit, summarize, visitorFields } from './lib/load-measure.mjs';
 import { envInt, table } from './lib/report.ts';
-import { startStack } from './lib/supabase-process.mjs';
 
 const REPORT = path.join(ROOT, 'bench', 'load-report.json');
 
@@ -74,7 +73,7 @@ function submitter(agent, origin, phase, tracker) {
 
 async function embeddedPhases(report, failures) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'load-embedded-'));
-  const server = await startAppServer({ DATA_DIR: dataDir, CONTENT_FILE: path.join(ROOT, 'content', 'production.ndjson') });
+  const server = await startAppServer({ DATA_DIR: dataDir });
   const trackers = { a: submissionTracker(), b: submissionTracker() };
   try {
     // The first write after a start, measured on its own: the store opened while the server started.
@@ -127,81 +126,96 @@ async function embeddedPhases(report, failures) {
   await rm(dataDir, { recursive: true, force: true });
 }
 
+/** (c)'s run: clients submitting and a visitor reading pages while PostgREST is stopped for the middle third. */
+async function outageRun(stack, server, tracker, warm) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: SUBMIT_CLIENTS });
+  const probeAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const started = performance.now();
+  const events = {};
+  const third = (SECONDS * 1000) / 3;
+  const faults = timeline(events, [
+    { wait: () => third, at: 'stopAt', act: () => stack.stopPostgrest(), done: 'stopped' },
+    { wait: () => third - (events.stopped - events.stopAt), at: 'startAt', act: () => stack.startPostgrest(), done: 'started' },
+  ]);
+  // A visitor reading pages meanwhile: the server must stay up through the outage.
+  const probes = run(1, SECONDS, async () => {
+    const answer = await getPage(probeAgent, `${server.origin}/`);
+    await sleep(250);
+    return answer;
+  });
+  // The warm-up submission counts too: it is a row in the database.
+  const samples = [{ ...warm, start: 0, at: 0 }, ...(await run(SUBMIT_CLIENTS, SECONDS, submitter(agent, server.origin, 'c', tracker)))];
+  const ended = performance.now();
+  await faults;
+  const pageSamples = await probes;
+  agent.destroy();
+  probeAgent.destroy();
+  return { samples, pageSamples, events, started, ended };
+}
+
+/**
+ * Windows by when each request ran: one that overlapped a stop or start of PostgREST is "switch" (its
+ * insert may have run before the switch and its page after it).
+ */
+function outageWindows({ samples, events, started, ended }) {
+  const windowOf = (sample) =>
+    sample.at < events.stopAt
+      ? 'before'
+      : sample.start > events.stopped && sample.at < events.startAt
+        ? 'down'
+        : sample.start > events.started
+          ? 'after'
+          : 'switch';
+  const lengths = { before: events.stopAt - started, down: events.startAt - events.stopped, after: ended - events.started, switch: null };
+  const windows = {};
+  for (const [name, length] of Object.entries(lengths)) {
+    const inWindow = samples.filter((sample) => windowOf(sample) === name);
+    windows[name] = summarize(inWindow, length === null ? null : Math.max(length, 1) / 1000);
+  }
+  return { windowOf, windows };
+}
+
+/** What (c) must show: the failure message while PostgREST is down, nothing else failing, nothing lost. */
+function checkOutage(c, { samples, events }, windowOf, failures) {
+  const { windows, store: check } = c;
+  if (!c.serverAlive) failures.push('(c) the server died');
+  if (c.pageProbe.errors) failures.push(`(c) ${c.pageProbe.errors} page loads failed during the run`);
+  if (windows.before.errors || windows.before.failed)
+    failures.push(`(c) ${windows.before.errors + windows.before.failed} submissions failed before the fault`);
+  if (windows.down.accepted || !windows.down.failed)
+    failures.push(`(c) while PostgREST was down: ${windows.down.accepted} accepted, ${windows.down.failed} failure messages`);
+  if (windows.down.errors) failures.push(`(c) ${windows.down.errors} errors (not the failure message) while PostgREST was down`);
+  if (!windows.after.accepted) failures.push('(c) nothing was accepted after the restart');
+  if (windows.after.errors) failures.push(`(c) ${windows.after.errors} errors (not the failure message) after the restart`);
+  // A restarted backend may refuse a few requests while its connections come up; after that, nothing may fail.
+  const after = samples.filter((sample) => windowOf(sample) === 'after');
+  c.failuresAfterRestartStartedMsAfterIt = after
+    .filter((sample) => sample.outcome !== 'accepted')
+    .map((sample) => Math.round(sample.start - events.started));
+  const late = after.filter((sample) => sample.start > events.started + SETTLE_MS && sample.outcome !== 'accepted').length;
+  if (late) failures.push(`(c) ${late} submissions failed more than ${SETTLE_MS} ms after PostgREST was back`);
+  if (check.lost || check.malformed || check.doubled)
+    failures.push(`(c) ${check.lost} lost, ${check.malformed} malformed, ${check.doubled} doubled rows`);
+  if (check.stored !== check.accepted + check.unacknowledged) failures.push('(c) stored rows do not add up');
+  if (check.unacknowledged)
+    log(`(c) note: ${check.unacknowledged} rows stored although the visitor was told it failed (answer lost at the switch)`);
+}
+
 async function faultPhase(report, failures) {
-  const stack = await startStack();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'load-hosted-'));
-  let server;
-  try {
-    server = await startAppServer({
-      DATA_DIR: dataDir,
-      CONTENT_FILE: path.join(ROOT, 'content', 'production.ndjson'),
-      NEXT_PUBLIC_SUPABASE_URL: stack.url,
-      NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: stack.publishableKey,
-    });
+  await withHostedServer('hosted', async (stack, server) => {
     const tracker = submissionTracker();
     const warm = await submitter(undefined, server.origin, 'c', tracker)();
     if (warm.outcome !== 'accepted') failures.push(`(c) the hosted server did not accept a request before the fault: ${warm.outcome}`);
-
     log(
       `(c) ${SUBMIT_CLIENTS} clients submitting for ${SECONDS} s; PostgREST down from ${(SECONDS / 3).toFixed(1)} s to ${((2 * SECONDS) / 3).toFixed(1)} s`,
     );
-    const agent = new http.Agent({ keepAlive: true, maxSockets: SUBMIT_CLIENTS });
-    const probeAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    const started = performance.now();
-    const events = {};
-    const faults = (async () => {
-      await sleep((SECONDS * 1000) / 3);
-      events.stopAt = performance.now();
-      await stack.stopPostgrest();
-      events.stopped = performance.now();
-      await sleep((SECONDS * 1000) / 3 - (events.stopped - events.stopAt));
-      events.startAt = performance.now();
-      await stack.startPostgrest();
-      events.started = performance.now();
-    })();
-    // A visitor reading pages meanwhile: the server must stay up through the outage.
-    const probes = run(1, SECONDS, async () => {
-      const answer = await getPage(probeAgent, `${server.origin}/`);
-      await sleep(250);
-      return answer;
-    });
-    // The warm-up submission counts too: it is a row in the database.
-    const samples = [{ ...warm, start: 0, at: 0 }, ...(await run(SUBMIT_CLIENTS, SECONDS, submitter(agent, server.origin, 'c', tracker)))];
-    const ended = performance.now();
-    await faults;
-    const pageSamples = await probes;
-    agent.destroy();
-    probeAgent.destroy();
-
-    // Windows by when each request ran: one that overlapped a stop or start of PostgREST is "switch"
-    // (its insert may have run before the switch and its page after it).
-    const window = (sample) =>
-      sample.at < events.stopAt
-        ? 'before'
-        : sample.start > events.stopped && sample.at < events.startAt
-          ? 'down'
-          : sample.start > events.started
-            ? 'after'
-            : 'switch';
-    const windows = {};
-    for (const name of ['before', 'down', 'after', 'switch']) {
-      const inWindow = samples.filter((sample) => window(sample) === name);
-      const length =
-        name === 'before'
-          ? events.stopAt - started
-          : name === 'down'
-            ? events.startAt - events.stopped
-            : name === 'after'
-              ? ended - events.started
-              : null;
-      windows[name] = summarize(inWindow, length === null ? null : Math.max(length, 1) / 1000);
-    }
+    const outage = await outageRun(stack, server, tracker, warm);
+    const { samples, events } = outage;
+    const { windowOf, windows } = outageWindows(outage);
     const recovered = samples
       .filter((sample) => sample.at > events.started && sample.outcome === 'accepted')
       .map((sample) => sample.at)
       .sort((a, b) => a - b)[0];
-    const rows = await stack.query(REQUEST_ROWS);
-    const check = reconcile('c', rows, tracker.accepted, tracker.failed);
     report.phases.c = {
       clients: SUBMIT_CLIENTS,
       seconds: SECONDS,
@@ -210,9 +224,9 @@ async function faultPhase(report, failures) {
       firstSuccessAfterRestartMs: recovered ? Math.round(recovered - events.started) : null,
       submit: summarize(samples, SECONDS),
       windows,
-      pageProbe: summarize(pageSamples, SECONDS),
+      pageProbe: summarize(outage.pageSamples, SECONDS),
       serverAlive: server.running(),
-      store: check,
+      store: reconcile('c', await stack.query(REQUEST_ROWS), tracker.accepted, tracker.failed),
       // What the server logged about failed inserts (the backend's own words), newest last.
       serverLog: server
         .output()
@@ -220,40 +234,15 @@ async function faultPhase(report, failures) {
         .filter((line) => /failed|error/i.test(line))
         .slice(-12),
     };
-    const c = report.phases.c;
-    if (!c.serverAlive) failures.push('(c) the server died');
-    if (c.pageProbe.errors) failures.push(`(c) ${c.pageProbe.errors} page loads failed during the run`);
-    if (windows.before.errors || windows.before.failed)
-      failures.push(`(c) ${windows.before.errors + windows.before.failed} submissions failed before the fault`);
-    if (windows.down.accepted || !windows.down.failed)
-      failures.push(`(c) while PostgREST was down: ${windows.down.accepted} accepted, ${windows.down.failed} failure messages`);
-    if (windows.down.errors) failures.push(`(c) ${windows.down.errors} errors (not the failure message) while PostgREST was down`);
-    // A restarted backend may refuse a few requests while its connections come up; after that, nothing may fail.
-    const settled = samples.filter((sample) => window(sample) === 'after' && sample.start > events.started + SETTLE_MS);
-    const unsettled = samples
-      .filter((sample) => window(sample) === 'after' && sample.outcome !== 'accepted')
-      .map((sample) => Math.round(sample.start - events.started));
-    c.failuresAfterRestartStartedMsAfterIt = unsettled;
-    if (!windows.after.accepted) failures.push('(c) nothing was accepted after the restart');
-    if (windows.after.errors) failures.push(`(c) ${windows.after.errors} errors (not the failure message) after the restart`);
-    const late = settled.filter((sample) => sample.outcome !== 'accepted').length;
-    if (late) failures.push(`(c) ${late} submissions failed more than ${SETTLE_MS} ms after PostgREST was back`);
-    if (check.lost || check.malformed || check.doubled)
-      failures.push(`(c) ${check.lost} lost, ${check.malformed} malformed, ${check.doubled} doubled rows`);
-    if (check.stored !== check.accepted + check.unacknowledged) failures.push('(c) stored rows do not add up');
-    if (check.unacknowledged)
-      log(`(c) note: ${check.unacknowledged} rows stored although the visitor was told it failed (answer lost at the switch)`);
-  } finally {
-    await server?.stop();
-    await stack.close();
-    await rm(dataDir, { recursive: true, force: true });
-  }
+    checkOutage(report.phases.c, outage, windowOf, failures);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Report
 
-function print(report) {
+/** The table: one row per phase (and per window of (c)). */
+function phaseRows({ a, b, c, d, e }) {
   const line = (label, s, store) => [
     label,
     s.requests,
@@ -272,7 +261,6 @@ function print(report) {
   const rows = [
     ['phase', 'requests', 'ok', 'ok/s', 'failed', 'errors', 'p50 ms', 'p99 ms', 'max ms', 'stored', 'lost', 'doubled', 'half-written'],
   ];
-  const { a, b, c, d, e } = report.phases;
   if (a) rows.push(line(`(a) submit x${a.clients}`, a.submit, a.store));
   if (b) rows.push(line(`(b) GET / x${b.clients.page}`, b.page), line(`(b) submit x${b.clients.submit}`, b.submit, b.store));
   if (c) {
@@ -282,36 +270,45 @@ function print(report) {
   }
   if (d) rows.push(line(`(d) hung x${d.clients}, all`, d.submit, d.store), line(`    while hung ${d.hungSeconds} s`, d.whileHung));
   if (e) rows.push(line(`(e) killed x${e.clients}`, e.submit, e.store));
-  console.log(`\nLoad test, ${report.seconds} s per phase, build ${report.distDir}, ${report.machine}`);
-  console.log(table(rows));
-  if (report.firstWriteMs !== undefined)
-    console.log(`first write after a start (store opened at start, target ≤ 500 ms): ${report.firstWriteMs} ms`);
+  return rows;
+}
+
+/** The fault phases' figures in words, under the table. */
+function faultLines({ c, d, e }) {
+  const lines = [];
   if (c) {
-    console.log(
+    lines.push(
       `(c) PostgREST down ${c.postgrestDownSeconds} s; restart took ${c.restartSeconds} s; first success ${c.firstSuccessAfterRestartMs} ms after it was up; ` +
         `server alive: ${c.serverAlive}; rows stored though the visitor saw a failure: ${c.store.unacknowledged}`,
     );
     if (c.failuresAfterRestartStartedMsAfterIt.length) {
-      console.log(
+      lines.push(
         `(c) failures after the restart, started this many ms after PostgREST was ready: ${c.failuresAfterRestartStartedMsAfterIt.join(', ')}`,
-      );
-      console.log(
         `    the server logged: ${[...new Set(c.serverLog.filter((line) => line.includes('message:')).map((line) => line.trim()))].join(' | ')}`,
       );
     }
   }
   if (d) {
-    console.log(
+    lines.push(
       `(d) PostgREST frozen ${d.hungSeconds} s; deadline ${d.deadlineMs} ms; the failure reached visitors after p50 ${d.whileHung.p50} ms, max ${d.whileHung.max} ms ` +
         `(an ordinary answer before the fault: p50 ${d.before.p50} ms, p99 ${d.before.p99} ms); submissions sent again by their visitor: ${d.retried}; server alive: ${d.serverAlive}`,
     );
   }
   if (e) {
-    console.log(
+    lines.push(
       `(e) SIGKILL → ready again in ${e.restartMs} ms; first write after the restart ${e.firstWriteAfterRestartMs} ms; ` +
         `requests in flight at the kill: ${e.unansweredAtKill}; submissions sent again by their visitor: ${e.retried}`,
     );
   }
+  return lines;
+}
+
+function print(report) {
+  console.log(`\nLoad test, ${report.seconds} s per phase, build ${report.distDir}, ${report.machine}`);
+  console.log(table(phaseRows(report.phases)));
+  if (report.firstWriteMs !== undefined)
+    console.log(`first write after a start (store opened at start, target ≤ 500 ms): ${report.firstWriteMs} ms`);
+  for (const line of faultLines(report.phases)) console.log(line);
   const errorKinds = Object.entries(report.phases).flatMap(([phase, data]) =>
     ['submit', 'page'].flatMap((kind) =>
       Object.entries(data[kind]?.errorKinds ?? {}).map(([error, count]) => `(${phase}) ${kind}: ${error} x${count}`),
@@ -344,7 +341,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 
 if (PHASES.has('a') || PHASES.has('b')) await embeddedPhases(report, failures);
 if (PHASES.has('c')) await faultPhase(report, failures);
-const faultContext = { startStack, clients: SUBMIT_CLIENTS, seconds: SECONDS, timeoutMs: TIMEOUT_MS, log, report, failures };
+const faultContext = { clients: SUBMIT_CLIENTS, seconds: SECONDS, timeoutMs: TIMEOUT_MS, log, report, failures };
 if (PHASES.has('d')) await hungPhase(faultContext);
 if (PHASES.has('e')) await killPhase(faultContext);
 

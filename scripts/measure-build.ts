@@ -5,7 +5,7 @@
  *   1. a clean `next build`: wall time, and the peak resident memory of the whole process tree (Next's
  *      build workers included): the sum over the tree and the largest single process;
  *   2. `next start`, then the gzip -9 bytes of JS, CSS and HTML a first load of each page downloads
- *      (scripts/lib/page-bytes.ts, as the browser budget test counts them).
+ *      (testkit/page-bytes.ts, as the browser budget test counts them).
  *
  * Prints a table, writes bench/build-report.json and bench/fixture-floor.json (the empty page's bytes,
  * committed: the budget test compares `/` against it without building the fixture).
@@ -18,8 +18,9 @@ import path from 'node:path';
 
 import { APP_ROOT } from '../lib/app-root.mjs';
 import { PUBLIC_PATHS } from '../lib/public-pages.ts';
-import { FIXTURE_DIR, startNext, timedBuild } from './lib/build.ts';
-import { pageBytes } from './lib/page-bytes.ts';
+import { FIXTURE_DIR, timedBuild } from './lib/build.ts';
+import { startAppServer } from '../testkit/app-server.ts';
+import { pageBytes } from '../testkit/page-bytes.ts';
 import { table } from './lib/report.ts';
 
 const SITE_DIST_DIR = process.env.MEASURE_DIST_DIR || '.next-measure';
@@ -35,7 +36,7 @@ async function measure(label: string, dir: string, distDir: string, routes: read
   // Its own data dir, so measuring never writes to the store in .data/.
   const env = { DATA_DIR: path.join(APP_ROOT, 'bench', '.tmp', 'measure-data') };
   const build = await timedBuild({ dir, distDir, env, log });
-  const server = await startNext({ dir, distDir, env });
+  const server = await startAppServer({ ...env, NEXT_DIST_DIR: distDir }, { dir });
   try {
     const bytes = [];
     for (const route of routes) bytes.push({ route, ...(await pageBytes(server.origin, route)) });

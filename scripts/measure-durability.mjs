@@ -20,19 +20,15 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import { insertAsAnon, openStore } from '../lib/support/pglite-core.mjs';
 import { startAppServer } from '../testkit/app-server.ts';
+import { APP_ROOT } from '../testkit/paths.ts';
 
 import { run, submit, summarize, visitorFields } from './lib/load-measure.mjs';
-import { reportHead } from './lib/report.ts';
+import { reportHead, writeMeasure } from './lib/report.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const REPORT = path.join(ROOT, 'bench', 'durability-report.json');
-const SECONDS = Number(process.env.MEASURE_SECONDS || 15);
-const ROUNDS = Number(process.env.MEASURE_ROUNDS || 3);
-const CLIENTS = 20;
+const { report: REPORT, seconds: SECONDS, rounds: ROUNDS, clients: CLIENTS } = writeMeasure('durability', 15);
 const SETTINGS = ['on', 'off'];
 
 const log = (...args) => console.log(`[durability ${new Date().toISOString().slice(11, 19)}]`, ...args);
@@ -121,4 +117,4 @@ for (const setting of SETTINGS)
 console.log(
   `fsync costs ${report.costPercent.store}% of the store's inserts/s and ${report.costPercent.site}% of the site's submissions/s`,
 );
-console.log(`report: ${path.relative(ROOT, REPORT)}`);
+console.log(`report: ${path.relative(APP_ROOT, REPORT)}`);

@@ -16,9 +16,10 @@ import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import type { SanityDocument } from '@sanity/client';
 import { createPreviewSecret } from '@sanity/preview-url-secret/create-secret';
-import { encodeSignatureHeader, SIGNATURE_HEADER_NAME } from '@sanity/webhook';
 
 import { startAppServer } from '../testkit/app-server.ts';
+import { postWebhook } from '../testkit/dataset.ts';
+import { APP_ROOT, SEED_FILE } from '../testkit/paths.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../testkit/browser.ts';
 import { startContentLake } from '../testkit/content-lake/server.ts';
 import { HOSTED_DIST_DIR, hostedEnv, lakeClient, LAKE_PORT, LAKE_TOKEN } from '../testkit/hosted.ts';
@@ -26,10 +27,9 @@ import { envInt, median, table, verdict } from './lib/report.ts';
 
 const TARGET_WORST_MS = 2000;
 const WEBHOOK_SECRET = 'measure-hosted-webhook-secret';
-const ROOT = path.resolve(import.meta.dirname, '..');
 const log = (line: string) => process.stderr.write(`[hosted] ${line}\n`);
 
-if (!existsSync(path.join(ROOT, HOSTED_DIST_DIR, 'BUILD_ID'))) {
+if (!existsSync(path.join(APP_ROOT, HOSTED_DIST_DIR, 'BUILD_ID'))) {
   console.error(`no hosted build in ${HOSTED_DIST_DIR}: run npm run build:hosted first`);
   process.exit(1);
 }
@@ -61,13 +61,13 @@ const shows = async (page: Page, text: string) => (await page.locator('article')
 
 const edits = envInt('HOSTED_EDITS', 20);
 // The build has this port inlined (SANITY_API_HOST), so the lake must listen there.
-const lake = await startContentLake({ file: path.join(ROOT, 'content', 'production.ndjson'), port: LAKE_PORT, token: LAKE_TOKEN });
+const lake = await startContentLake({ file: SEED_FILE, port: LAKE_PORT, token: LAKE_TOKEN });
 const client = lakeClient(lake.apiHost);
 const server = await startAppServer({
   ...hostedEnv(),
   NEXT_DIST_DIR: HOSTED_DIST_DIR,
   SANITY_REVALIDATE_SECRET: WEBHOOK_SECRET,
-  DATA_DIR: path.join(ROOT, '.data', 'measure-hosted'),
+  DATA_DIR: path.join(APP_ROOT, '.data', 'measure-hosted'),
 });
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 try {
@@ -80,13 +80,7 @@ try {
     edits,
     async (text) => {
       await client.createOrReplace(withIntro(published, 'privacyPolicy', text));
-      const payload = JSON.stringify({ _type: 'privacyPolicy', _id: 'privacyPolicy' });
-      const signature = await encodeSignatureHeader(payload, Date.now(), WEBHOOK_SECRET);
-      const answer = await fetch(`${server.origin}/api/revalidate`, {
-        method: 'POST',
-        headers: { [SIGNATURE_HEADER_NAME]: signature },
-        body: payload,
-      });
+      const answer = await postWebhook(server.origin, { _type: 'privacyPolicy', _id: 'privacyPolicy' }, WEBHOOK_SECRET);
       if (!answer.ok) throw new Error(`the webhook answered ${answer.status}: ${await answer.text()}`);
     },
     async (text) => {

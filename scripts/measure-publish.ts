@@ -10,12 +10,13 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 
-import { freePort, stopOnSignals } from '../deploy/processes.ts';
-import { startStack } from '../deploy/stack.ts';
-import { copyStandalone } from '../deploy/standalone.ts';
-import { APP_ROOT } from '../lib/app-root.mjs';
+import { freePort, stopOnSignals } from '../testkit/processes.ts';
+import { startStack } from '../testkit/stack.ts';
+import { copyStandalone } from '../testkit/standalone.ts';
+import { APP_ROOT } from '../testkit/paths.ts';
+import { seedCopy } from '../testkit/dataset.ts';
 import { currentBuild } from './lib/build.ts';
-import { publishes, seedCopy } from './lib/publish.ts';
+import { publishes } from './lib/publish.ts';
 import { envInt, table, verdict } from './lib/report.ts';
 
 const TARGET_WORST_MS = 2000;

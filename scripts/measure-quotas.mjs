@@ -6,7 +6,7 @@
  *
  *   store      20 concurrent writers inserting as anon straight into the embedded store (openStore in this
  *              process, as the server's worker does), with fsync on (the server's default) and off
- *   postgrest  20 concurrent writers through real PostgREST over PGlite (tests/support/postgrest-harness.ts)
+ *   postgrest  20 concurrent writers through real PostgREST over PGlite (testkit/postgrest-harness.ts)
  *              with supabase-js and the public key, as the site's store sends them
  *
  * Each writer is one client with its own key (x-client-address), and every insert has its own text. The
@@ -19,21 +19,17 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import { createClient } from '@supabase/supabase-js';
 
 import { insertAsAnon, openStore } from '../lib/support/pglite-core.mjs';
-import { startSupabaseStack } from '../tests/support/postgrest-harness.ts';
+import { startSupabaseStack } from '../testkit/postgrest-harness.ts';
+import { APP_ROOT } from '../testkit/paths.ts';
 
 import { run, summarize, visitorFields } from './lib/load-measure.mjs';
-import { median, reportHead, table } from './lib/report.ts';
+import { median, reportHead, table, writeMeasure } from './lib/report.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const REPORT = path.join(ROOT, 'bench', 'quotas-report.json');
-const SECONDS = Number(process.env.MEASURE_SECONDS || 10);
-const ROUNDS = Number(process.env.MEASURE_ROUNDS || 3);
-const CLIENTS = 20;
+const { report: REPORT, seconds: SECONDS, rounds: ROUNDS, clients: CLIENTS } = writeMeasure('quotas', 10);
 const LIFTED = { clientMax: 1e9, siteMax: 1e9, windowSeconds: 600 };
 const VARIANTS = ['without', 'with'];
 /** What the quota migration added to the insert path; dropping it leaves today's. */
@@ -170,4 +166,4 @@ console.log(
     ]),
   ]),
 );
-console.log(`report: ${path.relative(ROOT, REPORT)}`);
+console.log(`report: ${path.relative(APP_ROOT, REPORT)}`);

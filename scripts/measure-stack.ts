@@ -17,12 +17,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-import { freePort, memory, sleep, stopOnSignals, treeRss } from '../deploy/processes.ts';
-import { startStack } from '../deploy/stack.ts';
+import { freePort, memory, sleep, stopOnSignals, treeRss } from '../testkit/processes.ts';
+import { startStack } from '../testkit/stack.ts';
 import { APP_ROOT } from '../lib/app-root.mjs';
 import { PUBLIC_PATHS } from '../lib/public-pages.ts';
+import { seedCopy } from '../testkit/dataset.ts';
 import { pageLoad, submissionLoad } from './lib/http-load.ts';
-import { publishes, seedCopy } from './lib/publish.ts';
+import { publishes } from './lib/publish.ts';
 import { envInt, table } from './lib/report.ts';
 
 const log = (line: string) => process.stderr.write(`[stack] ${line}\n`);
@@ -46,12 +47,12 @@ const stack = await startStack({ port: await freePort(), runDir: path.join(dir, 
 
 const phases: { phase: string; appRssMiB: number; appPeakMiB: number; nginxRssMiB: number; detail: string }[] = [];
 function sample(phase: string, detail = '') {
-  const app = memory(stack.appPid()!);
+  const app = memory(stack.apps[0]!.pid);
   phases.push({
     phase,
     appRssMiB: mib(app.rssBytes),
     appPeakMiB: mib(app.peakRssBytes),
-    nginxRssMiB: mib(treeRss(stack.nginxPid!).total),
+    nginxRssMiB: mib(treeRss(stack.nginx.pid!).total),
     detail,
   });
   log(`${phase}: ${JSON.stringify(phases.at(-1))}`);

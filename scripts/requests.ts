@@ -3,14 +3,14 @@
  * (PGlite under $DATA_DIR/pglite, default .data/pglite). A hosted Supabase project is read in its dashboard.
  *
  * A running server keeps that directory open, and PGlite is a single-process database: opening it
- * a second time could corrupt it. So this opens a throwaway copy (scripts/lib/store.ts).
+ * a second time could corrupt it. So this opens a throwaway copy (testkit/store.ts).
  * Plain `node` runs this file (type stripping): packages, node: and relative imports, no "@/" alias.
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 
 import { appPath } from '../lib/app-root.mjs';
-import { storeDir, withStoreCopy } from './lib/store.ts';
+import { storeDir, withStoreCopy } from '../testkit/store.ts';
 
 const LIMIT = 20;
 // As lib/env/server.ts dataDir(), which is server-only and so not importable here.

@@ -16,12 +16,12 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import { HOSTED_DIST_DIR } from '../testkit/hosted.ts';
 import { buildHosted } from '../testkit/hosted-build.ts';
+import { APP_ROOT as ROOT } from '../testkit/paths.ts';
+import { runBuild } from '../testkit/standalone.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'node_modules', '.bin');
 const TYPEGEN_OUTPUTS = ['schema.json', 'sanity.types.ts'];
 // The origin the browser tests serve the build on (playwright.config.ts); canonical URLs are built in.
@@ -112,8 +112,12 @@ async function build() {
     return 0;
   }
   const siteUrl = { NEXT_PUBLIC_SITE_URL: process.env.NEXT_PUBLIC_SITE_URL || E2E_SITE_URL };
-  const embedded = exec('next', ['build'], siteUrl);
-  if (embedded !== 0) return embedded;
+  try {
+    await runBuild({ ...env, ...siteUrl });
+  } catch (error) {
+    console.error(error.message);
+    return 1;
+  }
   return buildHosted({ ...env, ...siteUrl });
 }
 

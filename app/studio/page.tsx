@@ -15,8 +15,8 @@ function ConnectProject() {
     <main style={{ fontFamily: 'system-ui, sans-serif', maxWidth: '40rem', margin: '4rem auto', padding: '0 1rem', lineHeight: 1.6 }}>
       <h1>Connect a Sanity project to edit content</h1>
       <p>
-        The site is running on the embedded seed dataset in <code>content/production.ndjson</code>. To edit it here, set these variables
-        (see <code>.env.example</code> and the README) and restart the server:
+        The site is running on the embedded seed dataset in <code>seed/production.ndjson</code>. To edit it here, set these variables (see{' '}
+        <code>.env.example</code> and the README) and restart the server:
       </p>
       <ul>
         {VARIABLES.map((name) => (

@@ -133,7 +133,7 @@ describe('queryDataset keeps the last good content', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  const SEED = join(__dirname, '..', '..', 'content', 'production.ndjson');
+  const SEED = join(__dirname, '..', '..', 'seed', 'production.ndjson');
   const NAME = '*[_type == "siteSettings"][0].productName';
   const HEADLINE = '*[_type == "landingPage"][0].hero.headline';
 

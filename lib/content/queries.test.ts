@@ -1,7 +1,6 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -15,13 +14,12 @@ import type {
 
 import { queryDataset, type Perspective } from './embedded';
 import { LANDING_PAGE_QUERY, PRIVACY_POLICY_QUERY, SETTINGS_QUERY, SUPPORT_PAGE_QUERY } from './queries';
+import { SEED_FILE as SEED } from '@/testkit/paths';
 
 /**
  * Every query of the site, evaluated with groq-js over the committed seed
  * dataset, returns what its page renders.
  */
-
-const SEED = fileURLToPath(new URL('../../content/production.ndjson', import.meta.url));
 
 function present<T>(value: T | null | undefined, what: string): T {
   if (value == null) throw new Error(`${what} is missing from the query result`);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { queryResults, SEED_FILE as SEED, stringsIn } from './testing/seed';
+import { queryResults, SEED_FILE as SEED, stringsIn } from '../../testkit/seed-queries';
 import { fillTokens } from './tokens';
 import { toLandingView, toPrivacyView, type PrivacyPolicyView } from './views';
 

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { REQUEST_TYPES } from '@/lib/support/request-types';
 
-import { queryResults, stringsIn } from './testing/seed';
+import { queryResults, stringsIn } from '../../testkit/seed-queries';
 import { toLandingView, toPrivacyView, toSettingsView, toSupportView } from './views';
 
 type Results = Awaited<ReturnType<typeof queryResults>>;

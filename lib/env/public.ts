@@ -43,7 +43,7 @@ export function sanityApiHost(): string | undefined {
   return url.origin;
 }
 
-/** Hosted Sanity, or null for the embedded seed dataset in content/. */
+/** Hosted Sanity, or null for the embedded seed dataset in seed/. */
 export function sanityConfig(): SanityConfig | null {
   const both = pair(
     ['NEXT_PUBLIC_SANITY_PROJECT_ID', 'NEXT_PUBLIC_SANITY_DATASET'],

@@ -53,7 +53,7 @@ function pathSetting(name: string, fallback: string): string {
 export const dataDir = (): string => pathSetting('DATA_DIR', appPath('.data'));
 
 /** Where the embedded content source reads the NDJSON dataset from. */
-export const contentFile = (): string => pathSetting('CONTENT_FILE', appPath('content', 'production.ndjson'));
+export const contentFile = (): string => pathSetting('CONTENT_FILE', appPath('seed', 'production.ndjson'));
 
 /**
  * A caching proxy in front of this server that revalidateTag cannot purge (the nginx of deploy/), and

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { SEED_FILE } from '@/tests/support/seed-copy';
+import { SEED_FILE } from '@/testkit/seed-copy';
 
 /** The proxy's refusal pages read their words from the dataset, escaped, with defaults when it cannot be read. */
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { unknownToken } from '@/schemas/fields';
-import { SEED, seedMessage } from '@/tests/support/seed-copy';
+import { SEED, seedMessage } from '@/testkit/seed-copy';
 
 import { FIELD_NAMES, MESSAGE_CODES, MESSAGE_TOKENS, messageText, toMessageCopy } from './messages';
 

@@ -1,4 +1,4 @@
-// A relative path with its extension: Node scripts and the specs (tests/support/seed-copy.ts) import this module too.
+// A relative path with its extension: Node scripts and the specs (testkit/seed-copy.ts) import this module too.
 import { fillTokens } from '../content/tokens.ts';
 
 /**

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { startSupabaseStack, type SupabaseStack } from '@/tests/support/postgrest-harness';
+import { startSupabaseStack, type SupabaseStack } from '@/testkit/postgrest-harness';
 
 /**
  * The database's quotas as anyone holding the public key meets them: real PostgREST over the same

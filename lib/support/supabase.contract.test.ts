@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
-import { freePort, startSupabaseStack, type SupabaseStack } from '@/tests/support/postgrest-harness';
+import { freePort } from '@/testkit/processes';
+import { startSupabaseStack, type SupabaseStack } from '@/testkit/postgrest-harness';
 
 /**
  * The Supabase backend of the store, unchanged: real supabase-js against real

@@ -1,14 +1,14 @@
 /**
- * `next build` measured (wall time, peak memory of the whole process tree) and `next start` of a build,
- * for the measuring scripts: the site into a dist dir of its own, and the empty app of bench/fixture/.
+ * `next build` measured (wall time, peak memory of the whole process tree), for the measuring scripts:
+ * the site into a dist dir of its own, and the empty app of bench/fixture/.
  */
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 
-import { freePort, sleep, startProcess, treeRss, waitForHttp } from '../../deploy/processes.ts';
-import { buildPaths, buildState, NEXT_BIN, prepareStatic, runBuild } from '../../deploy/standalone.ts';
-import { APP_ROOT } from '../../lib/app-root.mjs';
+import { APP_ROOT, NEXT_BIN } from '../../testkit/paths.ts';
+import { sleep, startProcess, treeRss } from '../../testkit/processes.ts';
+import { buildPaths, ensureBuild } from '../../testkit/standalone.ts';
 
 export const FIXTURE_DIR = path.join(APP_ROOT, 'bench', 'fixture');
 const MB = 2 ** 20;
@@ -107,37 +107,11 @@ export async function timedBuild({
 }
 
 /** The production build (NEXT_DIST_DIR's), built when missing or stale, its static files compressed for nginx. */
-export async function currentBuild(log: (line: string) => void) {
-  const paths = buildPaths(process.env.NEXT_DIST_DIR || undefined);
-  const { state, reason } = buildState(paths);
-  if (state !== 'current') {
-    log(`building (${reason}) ...`);
-    runBuild(process.env);
-  }
-  await prepareStatic(paths);
-  return paths;
-}
+export const currentBuild = (log: (line: string) => void) =>
+  ensureBuild(buildPaths(process.env.NEXT_DIST_DIR || undefined), 'auto', process.env, log);
 
 /** The fixture's build, made when missing (its pages never change with the site). */
 export async function fixtureBuild(log: (line: string) => void) {
   if (!existsSync(path.join(FIXTURE_DIR, '.next', 'server', 'app', 'same-bytes.html')))
     await timedBuild({ dir: FIXTURE_DIR, distDir: '.next', env: {}, log });
-}
-
-/** `next start` of the build of `dir` (in `distDir`) on a free 127.0.0.1 port; resolves once `/` answers. */
-export async function startNext({ dir, distDir = '.next', env = {} }: { dir: string; distDir?: string; env?: Record<string, string> }) {
-  const port = await freePort();
-  const child = startProcess(
-    `next start ${path.relative(APP_ROOT, dir) || '.'}`,
-    process.execPath,
-    [NEXT_BIN, 'start', '-p', String(port), '-H', '127.0.0.1'],
-    {
-      cwd: dir,
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_DIST_DIR: distDir, ...env, NODE_ENV: 'production' },
-    },
-  );
-  const origin = `http://127.0.0.1:${port}`;
-  // "Ready" once it listens: an answer alone may come from another server that had the port first.
-  await waitForHttp(`${origin}/`, { child, ready: () => /\bReady in\b/.test(child.output()) });
-  return { origin, stop: () => child.stop() };
 }

@@ -1,20 +1,13 @@
 /**
- * Lighthouse (its default config: mobile, simulated throttling) as a node library, in Debian's chromium
- * launched by chrome-launcher (CHROMIUM_PATH, default /usr/bin/chromium; never a downloaded browser).
+ * Lighthouse performance figures for the bench: each URL several times in one browser (testkit/lighthouse.ts),
+ * the median of each figure.
  */
-import { launch } from 'chrome-launcher';
-import lighthouse from 'lighthouse';
-
+import { launchLighthouseBrowser, lighthouseReport } from '../../testkit/lighthouse.ts';
 import { median, round } from './report.ts';
-
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'];
 
 /** One run's figures: the performance score and the metrics that make most of it. */
 async function runOnce(url: string, port: number) {
-  const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
-  const lhr = result?.lhr;
-  if (!lhr || lhr.runtimeError) throw new Error(`Lighthouse could not load ${url}: ${lhr?.runtimeError?.message ?? 'no result'}`);
+  const lhr = await lighthouseReport(url, port, ['performance']);
   const metric = (id: string) => lhr.audits[id]?.numericValue ?? null;
   return {
     performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
@@ -28,7 +21,7 @@ type Run = Awaited<ReturnType<typeof runOnce>>;
 
 /** Each URL `runs` times in one browser; the median of each figure per URL. */
 export async function lighthouseMedians<Label extends string>(urls: Record<Label, string>, runs: number) {
-  const chrome = await launch({ chromePath: CHROMIUM, chromeFlags: FLAGS });
+  const chrome = await launchLighthouseBrowser();
   try {
     const result = {} as Record<Label, Record<keyof Run, number | null>>;
     for (const [label, url] of Object.entries(urls) as [Label, string][]) {

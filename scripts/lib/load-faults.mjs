@@ -11,12 +11,12 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 
-import { freePort } from '../../tests/support/postgrest-harness.ts';
 import { startAppServer } from '../../testkit/app-server.ts';
+import { freePort, sleep } from '../../testkit/processes.ts';
+import { startStack } from '../../testkit/supabase-process.mjs';
 
 import { readPglite, reconcile, REQUEST_ROWS, submit, summarize, visitorFields } from './load-measure.mjs';
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** A visitor's pause before sending a failed form again. */
 const RETRY_PAUSE_MS = 500;
 /** How long retries may go on after the phase ends, so every started submission gets its answer. */
@@ -59,6 +59,19 @@ async function visitors({ clients, until, origin, phase, tracker, timeoutMs }) {
   return samples;
 }
 
+/**
+ * A fault's schedule, run while the visitors keep coming: each step waits `wait()` ms, notes when it
+ * begins (`events[at]`), acts, and notes when that is done (`events[done]`).
+ */
+export async function timeline(events, steps) {
+  for (const { wait, at, act, done } of steps) {
+    await sleep(wait());
+    if (at) events[at] = performance.now();
+    await act();
+    if (done) events[done] = performance.now();
+  }
+}
+
 const newTracker = () => ({ accepted: new Set(), failed: new Set(), gaveUp: new Set() });
 
 /** The checks every fault phase shares: what was stored against what visitors were told. */
@@ -69,10 +82,13 @@ function checkStore(label, check, tracker, failures) {
   if (tracker.gaveUp.size) failures.push(`(${label}) ${tracker.gaveUp.size} submissions never accepted, even after retries`);
 }
 
-/** (d): PostgREST frozen for HUNG_SECONDS in the middle of the run. */
-export async function hungPhase({ startStack, clients, seconds, timeoutMs, log, report, failures }) {
+/**
+ * A server on the hosted backend (the Supabase stand-in in its own process) with a fresh DATA_DIR, for
+ * `run(stack, server)`; all of it stopped and removed afterwards.
+ */
+export async function withHostedServer(name, run) {
   const stack = await startStack();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'load-hung-'));
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), `load-${name}-`));
   let server;
   try {
     server = await startAppServer({
@@ -80,6 +96,50 @@ export async function hungPhase({ startStack, clients, seconds, timeoutMs, log, 
       NEXT_PUBLIC_SUPABASE_URL: stack.url,
       NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: stack.publishableKey,
     });
+    return await run(stack, server);
+  } finally {
+    await server?.stop();
+    await stack.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** (d)'s figures from its samples, and what they must show. */
+function hungReport({ samples, events, started, ended, third, check, tracker, server, clients }, failures) {
+  const whileHung = samples.filter((sample) => sample.start >= events.pausedAt && sample.at <= events.resumedAt);
+  // What any answer costs on this machine under this load (rendering the page), before the fault.
+  const before = summarize(
+    samples.filter((sample) => sample.at < events.pausedAt && sample.outcome === 'accepted'),
+    third / 1000,
+  );
+  const d = {
+    clients,
+    seconds: Math.round((ended - started) / 100) / 10,
+    hungSeconds: HUNG_SECONDS,
+    submit: summarize(samples, (ended - started) / 1000),
+    whileHung: summarize(whileHung, HUNG_SECONDS),
+    before,
+    deadlineMs: DEFAULT_DEADLINE_MS,
+    retried: new Set(samples.filter((sample) => sample.attempt > 1).map((sample) => sample.id)).size,
+    serverAlive: server.running(),
+    store: check,
+  };
+  if (!d.serverAlive) failures.push('(d) the server died');
+  if (!d.whileHung.failed) failures.push('(d) no visitor was told of the failure while PostgREST hung');
+  if (d.whileHung.accepted) failures.push(`(d) ${d.whileHung.accepted} accepted while PostgREST hung`);
+  // The target is the deadline + 1 s; on a machine where an ordinary answer already takes longer, the
+  // deadline may add no more than its own length to what an answer costs there.
+  const allowed = DEFAULT_DEADLINE_MS + Math.max(1000, before.p99 ?? 0);
+  if (d.whileHung.max > allowed)
+    failures.push(`(d) a visitor waited ${d.whileHung.max} ms for the failure (allowed ${Math.round(allowed)} ms)`);
+  if (d.submit.errors) failures.push(`(d) ${d.submit.errors} answers were neither success nor the failure message`);
+  checkStore('d', check, tracker, failures);
+  return d;
+}
+
+/** (d): PostgREST frozen for HUNG_SECONDS in the middle of the run. */
+export async function hungPhase({ clients, seconds, timeoutMs, log, report, failures }) {
+  await withHostedServer('hung', async (stack, server) => {
     const tracker = newTracker();
     const third = (seconds * 1000) / 3;
     const total = 2 * third + HUNG_SECONDS * 1000;
@@ -88,55 +148,17 @@ export async function hungPhase({ startStack, clients, seconds, timeoutMs, log, 
     );
     const started = performance.now();
     const events = {};
-    const fault = (async () => {
-      await sleep(third);
-      events.pausedAt = performance.now();
-      await stack.pausePostgrest();
-      await sleep(HUNG_SECONDS * 1000);
-      await stack.resumePostgrest();
-      events.resumedAt = performance.now();
-    })();
+    const fault = timeline(events, [
+      { wait: () => third, at: 'pausedAt', act: () => stack.pausePostgrest() },
+      { wait: () => HUNG_SECONDS * 1000, act: () => stack.resumePostgrest(), done: 'resumedAt' },
+    ]);
     const origin = server.origin;
     const samples = await visitors({ clients, until: () => started + total, origin: () => origin, phase: 'd', tracker, timeoutMs });
     await fault;
     const ended = performance.now();
-
-    const rows = await stack.query(REQUEST_ROWS);
-    const check = reconcile('d', rows, tracker.accepted, tracker.failed);
-    const whileHung = samples.filter((sample) => sample.start >= events.pausedAt && sample.at <= events.resumedAt);
-    // What any answer costs on this machine under this load (rendering the page), before the fault.
-    const before = summarize(
-      samples.filter((sample) => sample.at < events.pausedAt && sample.outcome === 'accepted'),
-      third / 1000,
-    );
-    const d = {
-      clients,
-      seconds: Math.round((ended - started) / 100) / 10,
-      hungSeconds: HUNG_SECONDS,
-      submit: summarize(samples, (ended - started) / 1000),
-      whileHung: summarize(whileHung, HUNG_SECONDS),
-      before,
-      deadlineMs: DEFAULT_DEADLINE_MS,
-      retried: new Set(samples.filter((sample) => sample.attempt > 1).map((sample) => sample.id)).size,
-      serverAlive: server.running(),
-      store: check,
-    };
-    report.phases.d = d;
-    if (!d.serverAlive) failures.push('(d) the server died');
-    if (!d.whileHung.failed) failures.push('(d) no visitor was told of the failure while PostgREST hung');
-    if (d.whileHung.accepted) failures.push(`(d) ${d.whileHung.accepted} accepted while PostgREST hung`);
-    // The target is the deadline + 1 s; on a machine where an ordinary answer already takes longer, the
-    // deadline may add no more than its own length to what an answer costs there.
-    const allowed = DEFAULT_DEADLINE_MS + Math.max(1000, before.p99 ?? 0);
-    if (d.whileHung.max > allowed)
-      failures.push(`(d) a visitor waited ${d.whileHung.max} ms for the failure (allowed ${Math.round(allowed)} ms)`);
-    if (d.submit.errors) failures.push(`(d) ${d.submit.errors} answers were neither success nor the failure message`);
-    checkStore('d', check, tracker, failures);
-  } finally {
-    await server?.stop();
-    await stack.close();
-    await rm(dataDir, { recursive: true, force: true });
-  }
+    const check = reconcile('d', await stack.query(REQUEST_ROWS), tracker.accepted, tracker.failed);
+    report.phases.d = hungReport({ samples, events, started, ended, third, check, tracker, server, clients }, failures);
+  });
 }
 
 /** (e): the server SIGKILLed halfway and restarted on the same DATA_DIR and port. */
@@ -149,13 +171,11 @@ export async function killPhase({ clients, seconds, timeoutMs, log, report, fail
     log(`(e) ${clients} clients for ${seconds} s; the server killed with SIGKILL at ${(seconds / 2).toFixed(1)} s and started again`);
     const started = performance.now();
     const events = {};
-    const fault = (async () => {
-      await sleep((seconds * 1000) / 2);
-      events.killedAt = performance.now();
+    const restart = async () => {
       await server.kill();
       server = await startAppServer({ DATA_DIR: dataDir }, { port });
-      events.readyAt = performance.now();
-    })();
+    };
+    const fault = timeline(events, [{ wait: () => (seconds * 1000) / 2, at: 'killedAt', act: restart, done: 'readyAt' }]);
     const origin = server.origin;
     // Visitors keep coming for half the run after the restart, however long the restart takes.
     const until = () =>

@@ -3,8 +3,8 @@
 // stored more than once).
 import http from 'node:http';
 
-import { outcome, postForm } from './forms.ts';
-import { readStore } from './store.ts';
+import { outcome, postForm } from '../../testkit/forms.ts';
+import { readStore } from '../../testkit/store.ts';
 
 /** One support request as a browser without JavaScript sends it: { outcome, ms }, never throws. */
 export async function submit(agent, origin, fields, timeoutMs) {

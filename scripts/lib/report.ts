@@ -1,5 +1,8 @@
 /** What every measuring script shares to read its settings and print its results. */
 import { cpus } from 'node:os';
+import path from 'node:path';
+
+import { APP_ROOT } from '../../testkit/paths.ts';
 
 /** A positive whole number from the environment variable `name`, or `fallback` when it is unset or empty. */
 export function envInt(name: string, fallback: number): number {
@@ -8,6 +11,19 @@ export function envInt(name: string, fallback: number): number {
   const value = Number(raw);
   if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number, got "${raw}"`);
   return value;
+}
+
+/**
+ * The settings the write measurements share (measure:durability, measure:quotas): MEASURE_SECONDS per run
+ * (default `seconds`), MEASURE_ROUNDS rounds (default 3), 20 concurrent writers; and the report's file.
+ */
+export function writeMeasure(report: string, seconds: number) {
+  return {
+    report: path.join(APP_ROOT, 'bench', `${report}-report.json`),
+    seconds: envInt('MEASURE_SECONDS', seconds),
+    rounds: envInt('MEASURE_ROUNDS', 3),
+    clients: 20,
+  };
 }
 
 /** The middle value (the mean of the two middle ones for an even count); null for none. */

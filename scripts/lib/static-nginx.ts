@@ -6,8 +6,8 @@
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-import { brotliBlocks, brotliModules, startNginx } from '../../deploy/nginx.ts';
-import { waitForHttp } from '../../deploy/processes.ts';
+import { brotliBlocks, brotliModules, startNginx } from '../../testkit/nginx.ts';
+import { waitForHttp } from '../../testkit/processes.ts';
 
 /** Serves `htmlFile` at `/` on 127.0.0.1:port, from a copy under `runDir`. */
 export async function startStaticNginx({ bin, runDir, port, htmlFile }: { bin: string; runDir: string; port: number; htmlFile: string }) {

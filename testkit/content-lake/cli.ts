@@ -1,5 +1,5 @@
 /**
- * node testkit/content-lake/cli.ts [--port 4555] [--host 127.0.0.1] [--file content/production.ndjson]
+ * node testkit/content-lake/cli.ts [--port 4555] [--host 127.0.0.1] [--file FILE (default: the seed)]
  *   [--token T] [--dataset production] [--project-id ID] [--origin http://localhost:3000 ...]
  *
  * Serves the dataset file as the local Content Lake (server.ts) and prints its origin; stops on
@@ -10,13 +10,14 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { LAKE_PORT, LAKE_TOKEN } from '../hosted.ts';
+import { SEED_FILE } from '../paths.ts';
 import { startContentLake } from './server.ts';
 
 const { values } = parseArgs({
   options: {
     port: { type: 'string', default: String(LAKE_PORT) },
     host: { type: 'string', default: '127.0.0.1' },
-    file: { type: 'string', default: 'content/production.ndjson' },
+    file: { type: 'string', default: SEED_FILE },
     token: { type: 'string', default: LAKE_TOKEN },
     dataset: { type: 'string', default: 'production' },
     'project-id': { type: 'string' },

@@ -17,82 +17,95 @@ import { newId } from './mutations.ts';
 type Stream = { res: ServerResponse; includeDrafts: boolean };
 type Logged = { seq: number; tags: string[]; draftsOnly: boolean };
 
-export function createLiveEvents(options: { maxStreams: number; heartbeatMs: number; keep?: number }) {
-  const streams = new Set<Stream>();
-  const keep = options.keep ?? 200;
-  let epoch = newId(6);
-  let seq = 0;
-  let log: Logged[] = [];
-  let heartbeat: NodeJS.Timeout | undefined;
+type Options = { maxStreams: number; heartbeatMs: number; keep?: number };
+type OpenOptions = { includeDrafts: boolean; lastEventId?: string; headers: Record<string, string> };
 
-  const idOf = (position: number) => Buffer.from(`${epoch}|${position}`).toString('base64url');
-  const positionOf = (id: string | undefined): number | undefined => {
+class LiveEvents {
+  private readonly streams = new Set<Stream>();
+  private epoch = newId(6);
+  private seq = 0;
+  private log: Logged[] = [];
+  private heartbeat: NodeJS.Timeout | undefined;
+
+  private readonly options: Options;
+
+  constructor(options: Options) {
+    this.options = options;
+  }
+
+  size = () => this.streams.size;
+
+  private idOf(position: number) {
+    return Buffer.from(`${this.epoch}|${position}`).toString('base64url');
+  }
+
+  private positionOf(id: string | undefined): number | undefined {
     const [idEpoch, position] = Buffer.from(id ?? '', 'base64url')
       .toString()
       .split('|');
     const n = Number(position);
     // Resumable only within this epoch and no further back than the oldest kept event.
-    return idEpoch === epoch && Number.isInteger(n) && n <= seq && n >= (log[0]?.seq ?? seq + 1) - 1 ? n : undefined;
-  };
-  const write = (stream: Stream, event: string, data: unknown, id?: string) =>
+    return idEpoch === this.epoch && Number.isInteger(n) && n <= this.seq && n >= (this.log[0]?.seq ?? this.seq + 1) - 1 ? n : undefined;
+  }
+
+  private write(stream: Stream, event: string, data: unknown, id?: string) {
     stream.res.write(`${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-  const visible = (stream: Stream, logged: Logged) => stream.includeDrafts || !logged.draftsOnly;
+  }
 
-  return {
-    size: () => streams.size,
+  private visible(stream: Stream, logged: Logged) {
+    return stream.includeDrafts || !logged.draftsOnly;
+  }
 
-    open(
-      req: IncomingMessage,
-      res: ServerResponse,
-      { includeDrafts, lastEventId, headers }: { includeDrafts: boolean; lastEventId?: string; headers: Record<string, string> },
-    ) {
-      res.writeHead(200, {
-        ...headers,
-        'content-type': 'text/event-stream',
-        'cache-control': 'no-cache',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
-      });
-      const stream: Stream = { res, includeDrafts };
-      if (streams.size >= options.maxStreams) {
-        write(stream, 'goaway', { reason: 'connection limit reached' }, idOf(seq));
-        res.end();
-        return;
-      }
-      streams.add(stream);
-      req.socket.setTimeout(0);
-      res.on('close', () => streams.delete(stream));
-      const from = lastEventId ? positionOf(lastEventId) : undefined;
-      if (!lastEventId) write(stream, 'welcome', {}, idOf(seq));
-      else if (from === undefined) write(stream, 'restart', {}, idOf(seq));
-      else
-        for (const logged of log)
-          if (logged.seq > from && visible(stream, logged)) write(stream, 'message', { tags: logged.tags }, idOf(logged.seq));
-      heartbeat ??= setInterval(() => streams.forEach((s) => s.res.write(': ping\n\n')), options.heartbeatMs).unref();
-    },
+  open(req: IncomingMessage, res: ServerResponse, { includeDrafts, lastEventId, headers }: OpenOptions) {
+    res.writeHead(200, {
+      ...headers,
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    const stream: Stream = { res, includeDrafts };
+    if (this.streams.size >= this.options.maxStreams) {
+      this.write(stream, 'goaway', { reason: 'connection limit reached' }, this.idOf(this.seq));
+      res.end();
+      return;
+    }
+    this.streams.add(stream);
+    req.socket.setTimeout(0);
+    res.on('close', () => this.streams.delete(stream));
+    const from = lastEventId ? this.positionOf(lastEventId) : undefined;
+    if (!lastEventId) this.write(stream, 'welcome', {}, this.idOf(this.seq));
+    else if (from === undefined) this.write(stream, 'restart', {}, this.idOf(this.seq));
+    else
+      for (const logged of this.log)
+        if (logged.seq > from && this.visible(stream, logged)) this.write(stream, 'message', { tags: logged.tags }, this.idOf(logged.seq));
+    this.heartbeat ??= setInterval(() => this.streams.forEach((s) => s.res.write(': ping\n\n')), this.options.heartbeatMs).unref();
+  }
 
-    /** One write's sync tags, to every stream that may see it. */
-    message(tags: string[], draftsOnly: boolean) {
-      if (tags.length === 0) return;
-      const logged = { seq: ++seq, tags, draftsOnly };
-      log.push(logged);
-      if (log.length > keep) log = log.slice(-keep);
-      for (const stream of streams) if (visible(stream, logged)) write(stream, 'message', { tags }, idOf(logged.seq));
-    },
+  /** One write's sync tags, to every stream that may see it. */
+  message(tags: string[], draftsOnly: boolean) {
+    if (tags.length === 0) return;
+    const logged = { seq: ++this.seq, tags, draftsOnly };
+    this.log.push(logged);
+    const keep = this.options.keep ?? 200;
+    if (this.log.length > keep) this.log = this.log.slice(-keep);
+    for (const stream of this.streams) if (this.visible(stream, logged)) this.write(stream, 'message', { tags }, this.idOf(logged.seq));
+  }
 
-    /** The dataset was replaced: every position so far is void. */
-    restart() {
-      epoch = newId(6);
-      seq = 0;
-      log = [];
-      for (const stream of streams) write(stream, 'restart', {}, idOf(seq));
-    },
+  /** The dataset was replaced: every position so far is void. */
+  restart() {
+    this.epoch = newId(6);
+    this.seq = 0;
+    this.log = [];
+    for (const stream of this.streams) this.write(stream, 'restart', {}, this.idOf(this.seq));
+  }
 
-    close() {
-      clearInterval(heartbeat);
-      heartbeat = undefined;
-      for (const stream of streams) stream.res.end();
-      streams.clear();
-    },
-  };
+  close() {
+    clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
+    for (const stream of this.streams) stream.res.end();
+    this.streams.clear();
+  }
 }
+
+export const createLiveEvents = (options: Options) => new LiveEvents(options);

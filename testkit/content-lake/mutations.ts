@@ -56,15 +56,69 @@ export const newId = (bytes = 16) => randomBytes(bytes).toString('base64url').re
 /** Sanity's timestamps have whole seconds: 2026-01-02T03:04:05Z. */
 export const timestamp = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 
+/** What one mutation works on: the dataset being built, the results so far, and how it fails. */
+type MutationStep = {
+  byId: Map<string, SanityDocument>;
+  results: MutationResult[];
+  operation: string;
+  fail: (type: string, description: string, status?: number) => never;
+  stamp: (doc: SanityDocument, previous?: SanityDocument) => SanityDocument;
+  idsOf: (selection: AnySelection | undefined) => Promise<string[]>;
+};
+
+/** create, createOrReplace and createIfNotExists. */
+function createDocument({ byId, results, operation, fail, stamp }: MutationStep, doc: Record<string, unknown> | undefined) {
+  if (!doc || typeof doc._type !== 'string') fail('validationError', `${operation} needs a document with a string _type`, 400);
+  const id =
+    typeof doc!._id === 'string' && doc!._id !== ''
+      ? doc!._id
+      : operation === 'create'
+        ? newId()
+        : fail('validationError', `${operation} needs an _id`, 400);
+  if (id.endsWith('.') || /[^\w.-]/.test(id)) fail('validationError', `Document id "${id}" is not valid`, 400);
+  const previous = byId.get(id);
+  if (previous && operation === 'create') fail('documentAlreadyExistsError', `Document by ID "${id}" already exists`);
+  if (previous && operation === 'createIfNotExists') {
+    results.push({ id, operation: 'none', document: previous });
+    return;
+  }
+  const created = stamp({ ...doc, _id: id } as SanityDocument, previous);
+  byId.set(id, created);
+  results.push({ id, operation: previous ? 'update' : 'create', document: created });
+}
+
+async function deleteDocuments({ byId, results, idsOf }: MutationStep, selection: AnySelection | undefined) {
+  for (const id of await idsOf(selection)) {
+    byId.delete(id);
+    results.push({ id, operation: 'delete' });
+  }
+}
+
+async function patchDocuments({ byId, results, fail, stamp, idsOf }: MutationStep, patch: AnySelection & PatchOperations) {
+  for (const id of await idsOf(patch)) {
+    const previous = byId.get(id) ?? fail('documentNotFoundError', `Document by ID "${id}" not found`, 404);
+    if (patch.ifRevisionID !== undefined && patch.ifRevisionID !== previous._rev) {
+      fail(
+        'conflictError',
+        `Document by ID "${id}" has unexpected revision ID ("${String(previous._rev)}"), expected "${patch.ifRevisionID}"`,
+      );
+    }
+    const patched = stamp(
+      applyPatch(structuredClone(previous), patch, (message) => fail('patchError', message, 400)),
+      previous,
+    );
+    patched._id = previous._id;
+    byId.set(id, patched);
+    results.push({ id, operation: 'update', document: patched });
+  }
+}
+
 /** Applies `mutations` to a copy of `documents`: the new dataset and one result per mutation (per document for a query). */
 export async function applyMutations(documents: SanityDocument[], mutations: unknown, transactionId: string, select: Select) {
   if (!Array.isArray(mutations) || mutations.length === 0)
     throw lakeError(400, 'mutationError', 'The request body must be {"mutations": [...]} with at least one mutation');
   const byId = new Map(documents.map((doc) => [doc._id, doc]));
   const results: MutationResult[] = [];
-  const fail = (index: number, type: string, description: string, status = 409): never => {
-    throw lakeError(status, 'mutationError', `Mutation(s) failed with 1 error(s)`, { items: [{ error: { type, description }, index }] });
-  };
   const now = timestamp();
   const stamp = (doc: SanityDocument, previous?: SanityDocument): SanityDocument => ({
     ...doc,
@@ -72,68 +126,22 @@ export async function applyMutations(documents: SanityDocument[], mutations: unk
     _updatedAt: now,
     _rev: transactionId,
   });
-  const idsOf = async (selection: AnySelection | undefined, index: number): Promise<string[]> => {
-    if (selection && typeof selection.id === 'string') return [selection.id];
-    if (selection && typeof selection.query === 'string') return select(selection.query, selection.params ?? {});
-    return fail(index, 'invalidSelectionError', 'A delete or patch needs an "id" or a "query"', 400);
-  };
-
   for (const [index, mutation] of (mutations as Record<string, unknown>[]).entries()) {
-    const [operation, body] = Object.entries(mutation ?? {})[0] ?? [];
-    const doc = body as Record<string, unknown> | undefined;
-    switch (operation) {
-      case 'create':
-      case 'createOrReplace':
-      case 'createIfNotExists': {
-        if (!doc || typeof doc._type !== 'string') fail(index, 'validationError', `${operation} needs a document with a string _type`, 400);
-        const id =
-          typeof doc!._id === 'string' && doc!._id !== ''
-            ? doc!._id
-            : operation === 'create'
-              ? newId()
-              : fail(index, 'validationError', `${operation} needs an _id`, 400);
-        if (id.endsWith('.') || /[^\w.-]/.test(id)) fail(index, 'validationError', `Document id "${id}" is not valid`, 400);
-        const previous = byId.get(id);
-        if (previous && operation === 'create') fail(index, 'documentAlreadyExistsError', `Document by ID "${id}" already exists`);
-        if (previous && operation === 'createIfNotExists') {
-          results.push({ id, operation: 'none', document: previous });
-          break;
-        }
-        const created = stamp({ ...doc, _id: id } as SanityDocument, previous);
-        byId.set(id, created);
-        results.push({ id, operation: previous ? 'update' : 'create', document: created });
-        break;
-      }
-      case 'delete':
-        for (const id of await idsOf(doc, index)) {
-          byId.delete(id);
-          results.push({ id, operation: 'delete' });
-        }
-        break;
-      case 'patch': {
-        const patch = doc as AnySelection & PatchOperations;
-        for (const id of await idsOf(patch, index)) {
-          const previous = byId.get(id) ?? fail(index, 'documentNotFoundError', `Document by ID "${id}" not found`, 404);
-          if (patch.ifRevisionID !== undefined && patch.ifRevisionID !== previous._rev) {
-            fail(
-              index,
-              'conflictError',
-              `Document by ID "${id}" has unexpected revision ID ("${String(previous._rev)}"), expected "${patch.ifRevisionID}"`,
-            );
-          }
-          const patched = stamp(
-            applyPatch(structuredClone(previous), patch, (message) => fail(index, 'patchError', message, 400)),
-            previous,
-          );
-          patched._id = previous._id;
-          byId.set(id, patched);
-          results.push({ id, operation: 'update', document: patched });
-        }
-        break;
-      }
-      default:
-        fail(index, 'invalidMutationError', `Unknown mutation "${String(operation)}"`, 400);
-    }
+    const [operation = '', body] = Object.entries(mutation ?? {})[0] ?? [];
+    const fail = (type: string, description: string, status = 409): never => {
+      throw lakeError(status, 'mutationError', `Mutation(s) failed with 1 error(s)`, { items: [{ error: { type, description }, index }] });
+    };
+    const idsOf = async (selection: AnySelection | undefined): Promise<string[]> => {
+      if (selection && typeof selection.id === 'string') return [selection.id];
+      if (selection && typeof selection.query === 'string') return select(selection.query, selection.params ?? {});
+      return fail('invalidSelectionError', 'A delete or patch needs an "id" or a "query"', 400);
+    };
+    const step: MutationStep = { byId, results, operation, fail, stamp, idsOf };
+    if (operation === 'create' || operation === 'createOrReplace' || operation === 'createIfNotExists')
+      createDocument(step, body as Record<string, unknown> | undefined);
+    else if (operation === 'delete') await deleteDocuments(step, body as AnySelection | undefined);
+    else if (operation === 'patch') await patchDocuments(step, body as AnySelection & PatchOperations);
+    else fail('invalidMutationError', `Unknown mutation "${String(operation)}"`, 400);
   }
   return { documents: [...byId.values()], results };
 }

@@ -5,7 +5,7 @@
  * query with a token), mutations and the publish action, and the CORS probe the client makes when a
  * live connection fails. Answers have the shapes of Sanity's HTTP API reference; GROQ is groq-js.
  *
- *   const lake = await startContentLake({ file: 'content/production.ndjson', token: 'lake-viewer-token' });
+ *   const lake = await startContentLake({ file: 'seed/production.ndjson', token: 'lake-viewer-token' });
  *   const client = createClient({ projectId: 'lake', dataset: 'production', apiVersion: '2025-10-01',
  *     apiHost: lake.apiHost, useProjectHostname: false, useCdn: false });
  *   await lake.mutate([{ patch: { id: 'siteSettings', set: { productName: 'New' } } }]); // a live `message`
@@ -126,143 +126,130 @@ const wildcard = (pattern: string) =>
       .join('[^/.]*')}$`,
   );
 
-export async function startContentLake(options: ContentLakeOptions = {}): Promise<ContentLake> {
-  const datasetName = options.dataset ?? 'production';
-  const allowed = (options.allowedOrigins ?? DEFAULT_ORIGINS).map(wildcard);
-  let documents: SanityDocument[] =
-    options.documents ?? (options.file ? parseNdjson(await readFile(options.file, 'utf8'), options.file) : []);
-  const live = createLiveEvents({ maxStreams: options.maxStreams ?? 100, heartbeatMs: options.heartbeatMs ?? 15_000 });
-  const watched = new Map<string, Watched>();
+/** The dataset, the queries answered lately (to know which a write changes) and the live streams. */
+class Lake {
+  readonly options: ContentLakeOptions;
+  documents: SanityDocument[];
+  readonly live: ReturnType<typeof createLiveEvents>;
+  readonly watched = new Map<string, Watched>();
+  readonly datasetName: string;
+  private readonly allowed: RegExp[];
+  // Writes one at a time, so live events leave in the order the writes were made.
+  private writing: Promise<unknown> = Promise.resolve();
 
-  const syncTagOf = (id: string) =>
+  constructor(options: ContentLakeOptions, documents: SanityDocument[]) {
+    this.options = options;
+    this.documents = documents;
+    this.datasetName = options.dataset ?? 'production';
+    this.allowed = (options.allowedOrigins ?? DEFAULT_ORIGINS).map(wildcard);
+    this.live = createLiveEvents({ maxStreams: options.maxStreams ?? 100, heartbeatMs: options.heartbeatMs ?? 15_000 });
+  }
+
+  syncTagOf = (id: string) =>
     `s1:${createHash('sha256')
-      .update(`${datasetName}:${publishedIdOf(id)}`)
+      .update(`${this.datasetName}:${publishedIdOf(id)}`)
       .digest('base64url')
       .slice(0, 6)}`;
-  const originAllowed = (origin: string) => allowed.some((pattern) => pattern.test(origin));
 
-  async function run(tree: GroqTree, dataset: SanityDocument[], params: Params, now: Date): Promise<unknown> {
+  originAllowed = (origin: string) => this.allowed.some((pattern) => pattern.test(origin));
+
+  async run(tree: GroqTree, dataset: SanityDocument[], params: Params, now: Date): Promise<unknown> {
     const value = await evaluateGroq(tree, {
       dataset,
       params,
       timestamp: now,
-      sanity: { projectId: options.projectId ?? 'local', dataset: datasetName },
+      sanity: { projectId: this.options.projectId ?? 'local', dataset: this.datasetName },
     });
     return (await value.get()) ?? null;
   }
 
   /** The documents whose absence changes the answer: what the query read. */
-  async function dependencies(tree: GroqTree, seen: SanityDocument[], params: Params, now: Date, answer: unknown): Promise<string[]> {
+  async dependencies(tree: GroqTree, seen: SanityDocument[], params: Params, now: Date, answer: unknown): Promise<string[]> {
     if (seen.length > MAX_TRACKED) return seen.map((doc) => doc._id);
     const baseline = digest(answer);
     const ids: string[] = [];
     for (const [i, doc] of seen.entries()) {
-      const without = digest(await run(tree, seen.toSpliced(i, 1), params, now).catch(() => FAILED));
+      const without = digest(await this.run(tree, seen.toSpliced(i, 1), params, now).catch(() => FAILED));
       if (without !== baseline) ids.push(doc._id);
     }
     return ids;
   }
 
-  /** Parsed, or a 400 in Sanity's queryParseError shape (what the client turns into a code frame). */
-  function compile(text: string, params: Params): GroqTree {
-    let tree: GroqTree;
-    try {
-      tree = parseGroq(text, { params });
-    } catch (error) {
-      if (!(error instanceof GroqSyntaxError))
-        throw lakeError(400, 'queryParseError', (error as Error).message, { query: text, start: 0, end: text.length });
-      const start = Math.min(error.position, text.length);
-      const description = error.message.replace(/^Syntax error in GROQ query at position \d+: /, '');
-      throw lakeError(400, 'queryParseError', description, { query: text, start, end: Math.min(start + 1, text.length) });
-    }
-    const missing = parameterNames(tree)[0];
-    if (missing !== undefined) {
-      const start = Math.max(text.indexOf(`$${missing}`), 0);
-      throw lakeError(400, 'queryParseError', `param $${missing} referenced, but not provided`, {
-        query: text,
-        start,
-        end: start + missing.length + 1,
-      });
-    }
-    return tree;
-  }
-
-  async function query(text: string, params: Params, perspective: Perspective, authenticated: boolean, apiVersion: string) {
+  async query(text: string, params: Params, perspective: Perspective, authenticated: boolean, apiVersion: string) {
     const started = performance.now();
     const tree = compile(text, params);
     const now = new Date();
-    const seen = view(documents, perspective, { authenticated, apiVersion });
+    const seen = view(this.documents, perspective, { authenticated, apiVersion });
     let result: unknown;
     try {
-      result = await run(tree, seen, params, now);
+      result = await this.run(tree, seen, params, now);
     } catch (error) {
       throw lakeError(400, 'queryExecutionError', (error as Error).message, { query: text });
     }
     const key = JSON.stringify([text, params, perspective, authenticated, apiVersion]);
-    const syncTags = [...new Set((await dependencies(tree, seen, params, now, result)).map(syncTagOf)), `s1:${digest(key).slice(0, 6)}`];
-    watched.delete(key);
-    watched.set(key, { tree, params, perspective, authenticated, apiVersion, hash: digest(result), syncTags });
-    if (watched.size > MAX_WATCHED) watched.delete(watched.keys().next().value!);
+    const dependencies = await this.dependencies(tree, seen, params, now, result);
+    const syncTags = [...new Set(dependencies.map(this.syncTagOf)), `s1:${digest(key).slice(0, 6)}`];
+    this.watched.delete(key);
+    this.watched.set(key, { tree, params, perspective, authenticated, apiVersion, hash: digest(result), syncTags });
+    if (this.watched.size > MAX_WATCHED) this.watched.delete(this.watched.keys().next().value!);
     return { result, syncTags, ms: Math.round(performance.now() - started) };
   }
 
-  // Writes one at a time, so live events leave in the order the writes were made.
-  let writing: Promise<unknown> = Promise.resolve();
-  function serially<T>(write: () => Promise<T>): Promise<T> {
-    const next = writing.then(write);
-    writing = next.catch(() => undefined);
+  serially<T>(write: () => Promise<T>): Promise<T> {
+    const next = this.writing.then(write);
+    this.writing = next.catch(() => undefined);
     return next;
   }
 
-  async function commit(next: SanityDocument[], changedIds: string[]) {
-    const before = documents;
-    documents = next;
-    const tags = new Set(changedIds.map(syncTagOf));
-    for (const entry of watched.values()) {
-      const hash = digest(await run(entry.tree, view(next, entry.perspective, entry), entry.params, new Date()).catch(() => FAILED));
+  async commit(next: SanityDocument[], changedIds: string[]) {
+    const before = this.documents;
+    this.documents = next;
+    const tags = new Set(changedIds.map(this.syncTagOf));
+    for (const entry of this.watched.values()) {
+      const hash = digest(await this.run(entry.tree, view(next, entry.perspective, entry), entry.params, new Date()).catch(() => FAILED));
       if (hash === entry.hash) continue;
       entry.hash = hash;
       entry.syncTags.forEach((tag) => tags.add(tag));
     }
     // Only documents on the root path are public; a write to drafts, versions or system documents
     // reaches includeDrafts streams only.
-    live.message(
+    this.live.message(
       [...tags],
       changedIds.every((id) => id.includes('.')),
     );
-    if (!options.onCommit || changedIds.length === 0) return;
+    if (!this.options.onCommit || changedIds.length === 0) return;
     const latest = (id: string) => next.find((doc) => doc._id === id) ?? before.find((doc) => doc._id === id);
     try {
-      options.onCommit([...new Set(changedIds)].map(latest).filter((doc): doc is SanityDocument => doc !== undefined));
+      this.options.onCommit([...new Set(changedIds)].map(latest).filter((doc): doc is SanityDocument => doc !== undefined));
     } catch (error) {
       console.error('content lake: onCommit failed', error);
     }
   }
 
   // The documents a {query} selection of a delete or patch picks, by _id, as stored.
-  const selectIds = async (text: string, params: Params) => {
-    const ids = await run(compile(text, params), documents, params, new Date());
+  selectIds = async (text: string, params: Params) => {
+    const ids = await this.run(compile(text, params), this.documents, params, new Date());
     return (Array.isArray(ids) ? ids : [ids])
       .map((doc) => (doc as SanityDocument | null)?._id)
       .filter((id): id is string => typeof id === 'string');
   };
 
-  const mutate = (mutations: unknown, transactionId = newId(), dryRun = false) =>
-    serially(async () => {
-      const applied = await applyMutations(documents, mutations, transactionId, selectIds);
+  mutate = (mutations: unknown, transactionId = newId(), dryRun = false) =>
+    this.serially(async () => {
+      const applied = await applyMutations(this.documents, mutations, transactionId, this.selectIds);
       if (!dryRun)
-        await commit(
+        await this.commit(
           applied.documents,
           applied.results.filter((r) => r.operation !== 'none').map((r) => r.id),
         );
       return { transactionId, results: applied.results };
     });
 
-  const act = (actions: unknown, transactionId = newId(), dryRun = false) =>
-    serially(async () => {
+  act = (actions: unknown, transactionId = newId(), dryRun = false) =>
+    this.serially(async () => {
       if (!Array.isArray(actions) || actions.length === 0)
         throw lakeError(400, 'actionError', 'The request body must be {"actions": [...]} with at least one action');
-      let next = documents;
+      let next = this.documents;
       const changed: string[] = [];
       for (const [index, action] of (actions as PublishAction[]).entries()) {
         if (action?.actionType !== 'sanity.action.document.publish') {
@@ -273,165 +260,218 @@ export async function startContentLake(options: ContentLakeOptions = {}): Promis
         next = applied.documents;
         changed.push(...applied.changedIds);
       }
-      if (!dryRun) await commit(next, changed);
+      if (!dryRun) await this.commit(next, changed);
       return { transactionId };
     });
 
   /** True for the token, false with none; any other token is refused, as Sanity refuses an unknown session. */
-  function authenticate(req: IncomingMessage): boolean {
+  authenticate(req: IncomingMessage): boolean {
     const header = req.headers.authorization;
     if (header === undefined) return false;
     const token = /^Bearer\s+(.+)$/i.exec(header)?.[1]?.trim();
-    if (options.token !== undefined && token === options.token) return true;
+    if (this.options.token !== undefined && token === this.options.token) return true;
     throw httpError(401, 'Unauthorized', 'Session not found');
   }
+}
 
-  async function handle(req: IncomingMessage, res: ServerResponse, cors: Record<string, string>) {
-    const url = new URL(req.url ?? '/', 'http://lake.invalid');
-    const origin = req.headers.origin;
-    if (req.method === 'OPTIONS') {
-      if (origin !== undefined && !originAllowed(origin)) throw httpError(403, 'Forbidden', `Origin ${origin} is not allowed`);
-      const headers = req.headers['access-control-request-headers'] ?? ALLOW_HEADERS;
-      res
-        .writeHead(204, {
-          ...cors,
-          'access-control-allow-methods': 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
-          'access-control-allow-headers': headers,
-          'access-control-max-age': '600',
-        })
-        .end();
-      return;
-    }
-    const [, apiVersion, path] = VERSIONED.exec(url.pathname) ?? [];
-    if (apiVersion === undefined || path === undefined) throw httpError(404, 'Not Found', `No endpoint at ${url.pathname}`);
-
-    // What @sanity/client's live.events() asks when its EventSource fails: is the page's origin allowed?
-    if (path === '/check/cors') {
-      const referer = req.headers.referer;
-      const asking = origin ?? (referer && URL.canParse(referer) ? new URL(referer).origin : undefined);
-      const ok = asking === undefined || originAllowed(asking);
-      return send(res, 200, { result: { allowed: ok, withCredentials: ok } }, cors);
-    }
-    if (origin !== undefined && !originAllowed(origin))
-      throw httpError(403, 'Forbidden', `Origin ${origin} is not allowed; add it to the project's CORS origins`);
-    // What the embedded Studio asks before anything else: nobody is signed in here, so it shows its
-    // sign-in screen with Sanity's providers (which need the real service to go further).
-    const signIn = STUDIO_SIGN_IN[path];
-    if (signIn) return send(res, 200, signIn, cors);
-    const authenticated = authenticate(req);
-
-    const [, endpoint, dataset, rest] = DATA.exec(path) ?? [];
-    if (endpoint === undefined || (rest !== undefined && endpoint !== 'doc'))
-      throw httpError(404, 'Not Found', `No endpoint at ${url.pathname}`);
-    const project = req.headers['x-sanity-project-id'];
-    if (options.projectId !== undefined && project !== undefined && project !== options.projectId)
-      throw httpError(404, 'Not Found', `Project ID "${String(project)}" not found`);
-    if (dataset !== datasetName)
-      throw httpError(
-        404,
-        'Not Found',
-        `Dataset "${dataset}" not found for project ID "${options.projectId ?? String(project ?? 'local')}"`,
-      );
-    const method = (allowedMethods: string[]) => {
-      if (!allowedMethods.includes(req.method ?? ''))
-        throw httpError(405, 'Method Not Allowed', `${req.method} is not allowed on ${url.pathname}`);
-    };
-    const denied = (kind: 'mutationError' | 'actionError') => {
-      const description = 'Insufficient permissions; permission "update" required';
-      return lakeError(403, kind, description, {
-        items: [{ error: { type: 'insufficientPermissionsError', description, permission: 'update' }, index: 0 }],
-      });
-    };
-
-    switch (endpoint) {
-      case 'query': {
-        method(['GET', 'POST']);
-        const body = req.method === 'POST' ? await readJson(req) : {};
-        const text = req.method === 'POST' ? body.query : url.searchParams.get('query');
-        const params = req.method === 'POST' ? (body.params ?? {}) : paramsOf(url.searchParams);
-        if (typeof text !== 'string' || text.trim() === '') throw lakeError(400, 'httpBadRequest', 'The "query" parameter is required');
-        if (typeof params !== 'object' || params === null || Array.isArray(params))
-          throw lakeError(400, 'httpBadRequest', '"params" must be an object');
-        const option = (name: string) =>
-          url.searchParams.get(name) ?? (typeof body[name] === 'string' || typeof body[name] === 'boolean' ? String(body[name]) : null);
-        let perspective: Perspective;
-        try {
-          perspective = parsePerspective(option('perspective'), apiVersion);
-        } catch (error) {
-          throw lakeError(400, 'httpBadRequest', (error as Error).message);
-        }
-        // lastLiveEventId asks for an answer at least that fresh: every answer here is current.
-        const answer = await query(text, params as Params, perspective, authenticated, apiVersion);
-        const sourceMap = option('resultSourceMap');
-        return send(
-          res,
-          200,
-          {
-            ...(option('returnQuery') === 'false' ? {} : { query: text }),
-            result: answer.result,
-            syncTags: answer.syncTags,
-            ms: answer.ms,
-            // A valid, empty Content Source Map: stega and overlays then have nothing to encode.
-            ...(sourceMap && sourceMap !== 'false' ? { resultSourceMap: { documents: [], paths: [], mappings: {} } } : {}),
-          },
-          cors,
-        );
-      }
-      case 'doc': {
-        method(['GET']);
-        const ids = (rest ?? '').split(',').map(decodeId).filter(Boolean);
-        if (ids.length === 0) throw httpError(404, 'Not Found', 'No document ids given');
-        const found: SanityDocument[] = [];
-        const omitted: { id: string; reason: 'existence' | 'permission' }[] = [];
-        for (const id of ids) {
-          const doc = documents.find((candidate) => candidate._id === id);
-          if (!authenticated && id.includes('.')) omitted.push({ id, reason: 'permission' });
-          else if (!doc) omitted.push({ id, reason: 'existence' });
-          else found.push(doc);
-        }
-        return send(res, 200, { documents: found, omitted }, cors);
-      }
-      case 'mutate': {
-        method(['POST']);
-        const body = await readJson(req);
-        if (!authenticated) throw denied('mutationError');
-        const transactionId = typeof body.transactionId === 'string' ? body.transactionId : undefined;
-        const { results, ...rest } = await mutate(body.mutations, transactionId, url.searchParams.get('dryRun') === 'true');
-        const withDocuments = url.searchParams.get('returnDocuments') === 'true';
-        return send(
-          res,
-          200,
-          { ...rest, results: results.map(({ document, ...result }) => (withDocuments ? { ...result, document } : result)) },
-          cors,
-        );
-      }
-      case 'actions': {
-        method(['POST']);
-        const body = await readJson(req);
-        if (!authenticated) throw denied('actionError');
-        const transactionId = typeof body.transactionId === 'string' ? body.transactionId : undefined;
-        return send(res, 200, await act(body.actions, transactionId, body.dryRun === true), cors);
-      }
-      default: {
-        method(['GET']);
-        // The reference: 406 unless the client accepts an event stream.
-        if (!String(req.headers.accept ?? '').includes('text/event-stream'))
-          throw httpError(406, 'Not Acceptable', 'The live events API answers text/event-stream only');
-        const includeDrafts = url.searchParams.get('includeDrafts') === 'true';
-        if (includeDrafts && !authenticated) throw httpError(401, 'Unauthorized', 'includeDrafts requires a token');
-        const lastEventId = req.headers['last-event-id'] ?? url.searchParams.get('lastEventId') ?? undefined;
-        live.open(req, res, { includeDrafts, lastEventId: Array.isArray(lastEventId) ? lastEventId[0] : lastEventId, headers: cors });
-      }
-    }
+/** Parsed, or a 400 in Sanity's queryParseError shape (what the client turns into a code frame). */
+function compile(text: string, params: Params): GroqTree {
+  let tree: GroqTree;
+  try {
+    tree = parseGroq(text, { params });
+  } catch (error) {
+    if (!(error instanceof GroqSyntaxError))
+      throw lakeError(400, 'queryParseError', (error as Error).message, { query: text, start: 0, end: text.length });
+    const start = Math.min(error.position, text.length);
+    const description = error.message.replace(/^Syntax error in GROQ query at position \d+: /, '');
+    throw lakeError(400, 'queryParseError', description, { query: text, start, end: Math.min(start + 1, text.length) });
   }
+  const missing = parameterNames(tree)[0];
+  if (missing !== undefined) {
+    const start = Math.max(text.indexOf(`$${missing}`), 0);
+    throw lakeError(400, 'queryParseError', `param $${missing} referenced, but not provided`, {
+      query: text,
+      start,
+      end: start + missing.length + 1,
+    });
+  }
+  return tree;
+}
 
+/** One request to a /data endpoint, checked up to the dataset: what each endpoint works with. */
+type DataRequest = {
+  lake: Lake;
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  cors: Record<string, string>;
+  apiVersion: string;
+  authenticated: boolean;
+  /** The path after the dataset (document ids for /doc). */
+  rest: string | undefined;
+};
+
+function allowMethods({ req, url }: DataRequest, methods: string[]) {
+  if (!methods.includes(req.method ?? '')) throw httpError(405, 'Method Not Allowed', `${req.method} is not allowed on ${url.pathname}`);
+}
+
+function denied(kind: 'mutationError' | 'actionError') {
+  const description = 'Insufficient permissions; permission "update" required';
+  return lakeError(403, kind, description, {
+    items: [{ error: { type: 'insufficientPermissionsError', description, permission: 'update' }, index: 0 }],
+  });
+}
+
+async function queryEndpoint(request: DataRequest) {
+  const { lake, req, res, url, cors, apiVersion, authenticated } = request;
+  allowMethods(request, ['GET', 'POST']);
+  const body = req.method === 'POST' ? await readJson(req) : {};
+  const text = req.method === 'POST' ? body.query : url.searchParams.get('query');
+  const params = req.method === 'POST' ? (body.params ?? {}) : paramsOf(url.searchParams);
+  if (typeof text !== 'string' || text.trim() === '') throw lakeError(400, 'httpBadRequest', 'The "query" parameter is required');
+  if (typeof params !== 'object' || params === null || Array.isArray(params))
+    throw lakeError(400, 'httpBadRequest', '"params" must be an object');
+  const option = (name: string) =>
+    url.searchParams.get(name) ?? (typeof body[name] === 'string' || typeof body[name] === 'boolean' ? String(body[name]) : null);
+  let perspective: Perspective;
+  try {
+    perspective = parsePerspective(option('perspective'), apiVersion);
+  } catch (error) {
+    throw lakeError(400, 'httpBadRequest', (error as Error).message);
+  }
+  // lastLiveEventId asks for an answer at least that fresh: every answer here is current.
+  const answer = await lake.query(text, params as Params, perspective, authenticated, apiVersion);
+  const sourceMap = option('resultSourceMap');
+  const body200 = {
+    ...(option('returnQuery') === 'false' ? {} : { query: text }),
+    result: answer.result,
+    syncTags: answer.syncTags,
+    ms: answer.ms,
+    // A valid, empty Content Source Map: stega and overlays then have nothing to encode.
+    ...(sourceMap && sourceMap !== 'false' ? { resultSourceMap: { documents: [], paths: [], mappings: {} } } : {}),
+  };
+  send(res, 200, body200, cors);
+}
+
+function docEndpoint(request: DataRequest) {
+  const { lake, res, cors, authenticated, rest } = request;
+  allowMethods(request, ['GET']);
+  const ids = (rest ?? '').split(',').map(decodeId).filter(Boolean);
+  if (ids.length === 0) throw httpError(404, 'Not Found', 'No document ids given');
+  const found: SanityDocument[] = [];
+  const omitted: { id: string; reason: 'existence' | 'permission' }[] = [];
+  for (const id of ids) {
+    const doc = lake.documents.find((candidate) => candidate._id === id);
+    if (!authenticated && id.includes('.')) omitted.push({ id, reason: 'permission' });
+    else if (!doc) omitted.push({ id, reason: 'existence' });
+    else found.push(doc);
+  }
+  send(res, 200, { documents: found, omitted }, cors);
+}
+
+async function mutateEndpoint(request: DataRequest) {
+  const { lake, req, res, url, cors, authenticated } = request;
+  allowMethods(request, ['POST']);
+  const body = await readJson(req);
+  if (!authenticated) throw denied('mutationError');
+  const transactionId = typeof body.transactionId === 'string' ? body.transactionId : undefined;
+  const { results, ...rest } = await lake.mutate(body.mutations, transactionId, url.searchParams.get('dryRun') === 'true');
+  const withDocuments = url.searchParams.get('returnDocuments') === 'true';
+  send(res, 200, { ...rest, results: results.map(({ document, ...result }) => (withDocuments ? { ...result, document } : result)) }, cors);
+}
+
+async function actionsEndpoint(request: DataRequest) {
+  const { lake, req, res, cors, authenticated } = request;
+  allowMethods(request, ['POST']);
+  const body = await readJson(req);
+  if (!authenticated) throw denied('actionError');
+  const transactionId = typeof body.transactionId === 'string' ? body.transactionId : undefined;
+  send(res, 200, await lake.act(body.actions, transactionId, body.dryRun === true), cors);
+}
+
+function liveEndpoint(request: DataRequest) {
+  const { lake, req, res, url, cors, authenticated } = request;
+  allowMethods(request, ['GET']);
+  // The reference: 406 unless the client accepts an event stream.
+  if (!String(req.headers.accept ?? '').includes('text/event-stream'))
+    throw httpError(406, 'Not Acceptable', 'The live events API answers text/event-stream only');
+  const includeDrafts = url.searchParams.get('includeDrafts') === 'true';
+  if (includeDrafts && !authenticated) throw httpError(401, 'Unauthorized', 'includeDrafts requires a token');
+  const lastEventId = req.headers['last-event-id'] ?? url.searchParams.get('lastEventId') ?? undefined;
+  lake.live.open(req, res, { includeDrafts, lastEventId: Array.isArray(lastEventId) ? lastEventId[0] : lastEventId, headers: cors });
+}
+
+const ENDPOINTS: Record<string, (request: DataRequest) => unknown> = {
+  query: queryEndpoint,
+  doc: docEndpoint,
+  mutate: mutateEndpoint,
+  actions: actionsEndpoint,
+  'live/events': liveEndpoint,
+};
+
+/** The CORS preflight: allowed origins get every method and the headers they ask for. */
+function preflight(lake: Lake, req: IncomingMessage, res: ServerResponse, cors: Record<string, string>) {
+  const origin = req.headers.origin;
+  if (origin !== undefined && !lake.originAllowed(origin)) throw httpError(403, 'Forbidden', `Origin ${origin} is not allowed`);
+  const headers = req.headers['access-control-request-headers'] ?? ALLOW_HEADERS;
+  res
+    .writeHead(204, {
+      ...cors,
+      'access-control-allow-methods': 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
+      'access-control-allow-headers': headers,
+      'access-control-max-age': '600',
+    })
+    .end();
+}
+
+/** The project and dataset a /data request names must be this lake's. */
+function checkDataset(lake: Lake, req: IncomingMessage, dataset: string | undefined) {
+  const { projectId } = lake.options;
+  const project = req.headers['x-sanity-project-id'];
+  if (projectId !== undefined && project !== undefined && project !== projectId)
+    throw httpError(404, 'Not Found', `Project ID "${String(project)}" not found`);
+  if (dataset !== lake.datasetName)
+    throw httpError(404, 'Not Found', `Dataset "${dataset}" not found for project ID "${projectId ?? String(project ?? 'local')}"`);
+}
+
+async function handle(lake: Lake, req: IncomingMessage, res: ServerResponse, cors: Record<string, string>) {
+  const url = new URL(req.url ?? '/', 'http://lake.invalid');
+  const origin = req.headers.origin;
+  if (req.method === 'OPTIONS') return preflight(lake, req, res, cors);
+  const [, apiVersion, path] = VERSIONED.exec(url.pathname) ?? [];
+  if (apiVersion === undefined || path === undefined) throw httpError(404, 'Not Found', `No endpoint at ${url.pathname}`);
+
+  // What @sanity/client's live.events() asks when its EventSource fails: is the page's origin allowed?
+  if (path === '/check/cors') {
+    const referer = req.headers.referer;
+    const asking = origin ?? (referer && URL.canParse(referer) ? new URL(referer).origin : undefined);
+    const ok = asking === undefined || lake.originAllowed(asking);
+    return send(res, 200, { result: { allowed: ok, withCredentials: ok } }, cors);
+  }
+  if (origin !== undefined && !lake.originAllowed(origin))
+    throw httpError(403, 'Forbidden', `Origin ${origin} is not allowed; add it to the project's CORS origins`);
+  // What the embedded Studio asks before anything else: nobody is signed in here, so it shows its
+  // sign-in screen with Sanity's providers (which need the real service to go further).
+  const signIn = STUDIO_SIGN_IN[path];
+  if (signIn) return send(res, 200, signIn, cors);
+  const authenticated = lake.authenticate(req);
+
+  const [, endpoint, dataset, rest] = DATA.exec(path) ?? [];
+  if (endpoint === undefined || (rest !== undefined && endpoint !== 'doc'))
+    throw httpError(404, 'Not Found', `No endpoint at ${url.pathname}`);
+  checkDataset(lake, req, dataset);
+  await ENDPOINTS[endpoint]!({ lake, req, res, url, cors, apiVersion, authenticated, rest });
+}
+
+/** Answers every request through handle(); a failure becomes Sanity's error shape. */
+function lakeServer(lake: Lake) {
   const server = createServer((req, res) => {
     const origin = req.headers.origin;
     const cors: Record<string, string> =
-      origin !== undefined && originAllowed(origin)
+      origin !== undefined && lake.originAllowed(origin)
         ? { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', vary: 'Origin' }
         : {};
-    handle(req, res, cors).catch((error: unknown) => {
+    handle(lake, req, res, cors).catch((error: unknown) => {
       const failure =
         error instanceof LakeError
           ? error
@@ -443,6 +483,13 @@ export async function startContentLake(options: ContentLakeOptions = {}): Promis
     });
   });
   server.on('clientError', (_error, socket) => socket.destroy());
+  return server;
+}
+
+export async function startContentLake(options: ContentLakeOptions = {}): Promise<ContentLake> {
+  const documents = options.documents ?? (options.file ? parseNdjson(await readFile(options.file, 'utf8'), options.file) : []);
+  const lake = new Lake(options, documents);
+  const server = lakeServer(lake);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
@@ -452,19 +499,19 @@ export async function startContentLake(options: ContentLakeOptions = {}): Promis
   return {
     origin,
     apiHost: origin,
-    dataset: datasetName,
-    documents: () => structuredClone(documents),
-    mutate: (mutations) => mutate(mutations),
-    publish: (id) => act([{ actionType: 'sanity.action.document.publish', draftId: `drafts.${id}`, publishedId: id }]),
+    dataset: lake.datasetName,
+    documents: () => structuredClone(lake.documents),
+    mutate: (mutations) => lake.mutate(mutations),
+    publish: (id) => lake.act([{ actionType: 'sanity.action.document.publish', draftId: `drafts.${id}`, publishedId: id }]),
     replace(next) {
-      documents = structuredClone(next);
-      watched.clear();
-      live.restart();
+      lake.documents = structuredClone(next);
+      lake.watched.clear();
+      lake.live.restart();
     },
-    syncTagOf,
-    liveConnections: () => live.size(),
+    syncTagOf: lake.syncTagOf,
+    liveConnections: () => lake.live.size(),
     async stop() {
-      live.close();
+      lake.live.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { expect, test, type Page, type Response } from '@playwright/test';
 
 import { PUBLIC_PATHS } from '../../lib/public-pages';
-import { pageAssets, pageBytes } from '../../scripts/lib/page-bytes.ts';
-import { E2E_SERVERS } from '../support/e2e-servers';
+import { pageAssets, pageBytes } from '../../testkit/page-bytes.ts';
+import { E2E_SERVERS } from '../../testkit/e2e-servers';
 
 /**
  * JavaScript budgets of the public pages:

@@ -1,13 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import lighthouse from 'lighthouse';
 
 import { PUBLIC_PATHS } from '../../lib/public-pages';
+import { launchLighthouseBrowser, lighthouseReport } from '../../testkit/lighthouse.ts';
 
 /**
  * Budgets that hold on any machine: Lighthouse accessibility, best practices and SEO at 100 (no
@@ -16,96 +11,21 @@ import { PUBLIC_PATHS } from '../../lib/public-pages';
  */
 
 const CATEGORIES = ['accessibility', 'best-practices', 'seo'] as const;
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-
-type Chromium = { port: number; process: ChildProcess; profile: string };
-
-/** Debian's chromium with a DevTools port for Lighthouse (never a downloaded browser). */
-async function launchChromium(): Promise<Chromium> {
-  const profile = await mkdtemp(path.join(os.tmpdir(), 'budgets-chromium-'));
-  const child = spawn(
-    CHROMIUM,
-    [
-      '--no-sandbox',
-      '--headless',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--no-default-browser-check',
-      '--disable-dev-shm-usage',
-      '--remote-debugging-port=0',
-      `--user-data-dir=${profile}`,
-      'about:blank',
-    ],
-    { detached: true, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let stderr = '';
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`chromium opened no DevTools port:\n${stderr}`)), 30_000);
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const match = /DevTools listening on ws:\/\/[^:]+:(\d+)\//.exec(stderr);
-      if (match) {
-        clearTimeout(timer);
-        resolve(Number(match[1]));
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`chromium exited with code ${code}:\n${stderr}`));
-    });
-  });
-  return { port, process: child, profile };
-}
-
-async function stopChromium(chromium: Chromium | undefined) {
-  if (!chromium) return;
-  const { process: child } = chromium;
-  if (child.exitCode === null && child.signalCode === null) {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    try {
-      process.kill(-child.pid!, 'SIGTERM');
-    } catch {
-      // Already gone.
-    }
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
-    if (child.exitCode === null) {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    }
-  }
-  await rm(chromium.profile, { recursive: true, force: true });
-}
 
 test.describe('Lighthouse', () => {
   // One browser for the three pages, which run one after the other.
   test.describe.configure({ mode: 'serial', timeout: 120_000 });
-  let chromium: Chromium | undefined;
+  let chromium: Awaited<ReturnType<typeof launchLighthouseBrowser>> | undefined;
 
   test.beforeAll(async () => {
-    chromium = await launchChromium();
+    chromium = await launchLighthouseBrowser();
   });
-  test.afterAll(async () => {
-    await stopChromium(chromium);
-  });
+  test.afterAll(() => chromium?.kill());
 
   for (const path of PUBLIC_PATHS) {
     test(`${path}: accessibility, best practices and SEO are 100`, async ({ baseURL }) => {
-      const result = await lighthouse(new URL(path, baseURL).href, {
-        port: chromium!.port,
-        hostname: '127.0.0.1',
-        output: 'json',
-        logLevel: 'error',
-        // The default (mobile) config, limited to the categories that do not depend on the machine's speed.
-        onlyCategories: [...CATEGORIES],
-      });
-      const lhr = result!.lhr;
-      expect(lhr.runtimeError, 'Lighthouse loaded the page').toBeUndefined();
+      // The default (mobile) config, limited to the categories that do not depend on the machine's speed.
+      const lhr = await lighthouseReport(new URL(path, baseURL).href, chromium!.port, [...CATEGORIES]);
       const scores = Object.fromEntries(CATEGORIES.map((id) => [id, Math.round((lhr.categories[id]?.score ?? 0) * 100)]));
       // Name the failing audits, so a red test says what to fix.
       const failing = CATEGORIES.flatMap((id) =>

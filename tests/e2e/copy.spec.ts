@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 
 import { CONTENT_TYPES } from '../../lib/content/types';
 
-import { E2E_CONTENT_FILE, SEED_FILE, postWebhook, readDataset, resetContent, writeDataset, type Doc } from './support/dataset';
+import { E2E_CONTENT_FILE, SEED_FILE, postWebhook, readDataset, resetContent, writeDataset, type Doc } from '../../testkit/dataset';
 import { dialogParts } from './support/dialog';
 
 /**

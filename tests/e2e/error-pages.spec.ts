@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 
-import { GENERIC_FAILURE, REQUEST_SENT, SEED_ERROR_PAGE, SEED_FORM } from '../support/seed-copy';
+import { GENERIC_FAILURE, REQUEST_SENT, SEED_ERROR_PAGE, SEED_FORM } from '../../testkit/seed-copy';
 
 /**
  * Unexpected failures while a visitor has a page open: the answer to a form never arrives (the network

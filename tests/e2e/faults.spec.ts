@@ -6,11 +6,11 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { expect, test } from '@playwright/test';
 
-import { GENERIC_FAILURE, REQUEST_SENT, SEED_FORM } from '../support/seed-copy.ts';
+import { GENERIC_FAILURE, REQUEST_SENT, SEED_FORM } from '../../testkit/seed-copy.ts';
 import { SUBMISSION_KEY_FIELD } from '../../lib/support/validation.ts';
-import { outcome, postForm } from '../../scripts/lib/forms.ts';
+import { outcome, postForm } from '../../testkit/forms.ts';
 import { launchAppServer, startAppServer, type AppServer, type Exit } from '../../testkit/app-server.ts';
-import { startSupabaseStack, type SupabaseStack } from '../support/postgrest-harness.ts';
+import { startSupabaseStack, type SupabaseStack } from '../../testkit/postgrest-harness.ts';
 
 import { dialogParts } from './support/dialog.ts';
 

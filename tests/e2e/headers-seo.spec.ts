@@ -1,7 +1,7 @@
 import { expect, test, type APIResponse } from '@playwright/test';
 
 import { PUBLIC_PAGES, PUBLIC_PATHS, ROUTES, type PublicPath } from '../../lib/public-pages';
-import { readDataset, SEED_FILE, type Doc } from './support/dataset';
+import { readDataset, SEED_FILE, type Doc } from '../../testkit/dataset';
 
 /**
  * Response headers on every kind of route, and what search engines and link previews read:

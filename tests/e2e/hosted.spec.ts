@@ -7,8 +7,8 @@ import { expect, test, type Page } from '@playwright/test';
 
 import { PUBLIC_PATHS } from '../../lib/public-pages';
 import { LAKE_ORIGIN, lakeClient } from '../../testkit/hosted';
-import { E2E_SERVERS } from '../support/e2e-servers';
-import { postWebhook, readDataset, SEED_FILE, type Doc } from './support/dataset';
+import { E2E_SERVERS } from '../../testkit/e2e-servers';
+import { postWebhook, readDataset, SEED_FILE, type Doc } from '../../testkit/dataset';
 
 /**
  * The path editors and legal reviewers use: the production build configured for a Sanity project,

@@ -5,9 +5,9 @@ import { expect, test } from '@playwright/test';
 import { MAX_BODY_BYTES } from '../../lib/http/read-body';
 import { REFUSALS, type Refusal } from '../../lib/http/refusals';
 import { LIMITS } from '../../lib/support/validation';
-import { attribute, decodeEntities } from '../../scripts/lib/forms.ts';
-import { readStore } from '../../scripts/lib/store.ts';
-import { REQUEST_SENT, SEED_FORM, seedMessage, SUBSCRIBED } from '../support/seed-copy';
+import { attribute, decodeEntities } from '../../testkit/forms.ts';
+import { readStore } from '../../testkit/store.ts';
+import { REQUEST_SENT, SEED_FORM, seedMessage, SUBSCRIBED } from '../../testkit/seed-copy';
 
 /**
  * Hostile input against the two form actions (support request, subscribe), sent over HTTP the way a
@@ -165,6 +165,15 @@ async function encodedSupportForm(
   return encodeForm([...controls, ...extra]);
 }
 
+/** The support form as the page serves it, with the visitor's `fields` in place, as FormData. */
+async function supportFormData(baseURL: string, fields: typeof valid) {
+  const form = await loadForm(baseURL, '/support', FORMS.support.action);
+  const data = new FormData();
+  for (const [name, value] of form.controls) data.append(name, value);
+  for (const [name, value] of Object.entries(fields)) data.set(name, value);
+  return data;
+}
+
 const relabel = (contentType: string, spelling: string) => contentType.replace('multipart/form-data', spelling);
 
 // ---------------------------------------------------------------------------------------------------
@@ -270,10 +279,7 @@ const CASES: Case[] = [
     name: 'a 1 MB body without a Content-Length (chunked) is refused, not a crash',
     target: 'support',
     send: async (baseURL) => {
-      const form = await loadForm(baseURL, '/support', FORMS.support.action);
-      const data = new FormData();
-      for (const [name, value] of form.controls) data.append(name, value);
-      for (const [name, value] of Object.entries({ ...valid, message: long(MEGABYTE, 'chunked ') })) data.set(name, value);
+      const data = await supportFormData(baseURL, { ...valid, message: long(MEGABYTE, 'chunked ') });
       const encoded = new Response(data);
       const response = await fetch(new URL('/support', baseURL), {
         method: 'POST',
@@ -481,30 +487,23 @@ const CASES: Case[] = [
     send: (baseURL) => postRaw(baseURL, JSON.stringify({ message: long(2 * MEGABYTE) }), 'application/json'),
     expect: NOT_A_FORM,
   },
-  {
-    name: 'a 2 MB multipart action call is refused as too large',
+  ...(
+    [
+      ['a 2 MB multipart action call', 2 * MEGABYTE],
+      ['an action call just over the body cap', MAX_BODY_BYTES],
+    ] as const
+  ).map(([name, bytes]): Case => ({
+    name: `${name} is refused as too large`,
     target: 'support',
     send: async (baseURL) => {
       const { body, contentType } = await encodeForm([
         ['0', JSON.stringify([{ status: 'idle' }, '$K1'])],
-        ['1_message', long(2 * MEGABYTE)],
+        ['1_message', long(bytes)],
       ]);
       return postAction(baseURL, body, contentType);
     },
     expect: TOO_LARGE,
-  },
-  {
-    name: 'an action call just over the body cap is refused as too large',
-    target: 'support',
-    send: async (baseURL) => {
-      const { body, contentType } = await encodeForm([
-        ['0', JSON.stringify([{ status: 'idle' }, '$K1'])],
-        ['1_message', long(MAX_BODY_BYTES)],
-      ]);
-      return postAction(baseURL, body, contentType);
-    },
-    expect: TOO_LARGE,
-  },
+  })),
   ...(
     [
       ['undefined in place of the form', ['$undefined', '$undefined']],
@@ -597,10 +596,7 @@ const CASES: Case[] = [
     name: 'a post from another site (CSRF) stores nothing',
     target: 'support',
     send: async (baseURL) => {
-      const form = await loadForm(baseURL, '/support', FORMS.support.action);
-      const data = new FormData();
-      for (const [name, value] of form.controls) data.append(name, value);
-      for (const [name, value] of Object.entries({ ...valid, subject: `CSRF ${RUN}` })) data.set(name, value);
+      const data = await supportFormData(baseURL, { ...valid, subject: `CSRF ${RUN}` });
       const response = await fetch(new URL('/support', baseURL), {
         method: 'POST',
         body: data,

@@ -8,7 +8,7 @@ import { encodeSignatureHeader, SIGNATURE_HEADER_NAME } from '@sanity/webhook';
 import { SIGNATURE_WINDOW_MS } from '../../lib/content/webhook';
 import { MAX_BODY_BYTES } from '../../lib/http/read-body';
 import { REFUSALS } from '../../lib/http/refusals';
-import { postWebhook, WEBHOOK_SECRET } from './support/dataset';
+import { postWebhook, WEBHOOK_SECRET } from '../../testkit/dataset';
 
 /**
  * Hostile traffic against the production build over HTTP (issue 11): webhook calls that must cost

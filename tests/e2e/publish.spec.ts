@@ -10,7 +10,7 @@ import {
   restoreSeed,
   writeDataset,
   type Doc,
-} from './support/dataset';
+} from '../../testkit/dataset';
 
 // These tests edit the one dataset the server reads: one at a time, seed restored after each.
 test.describe.configure({ mode: 'serial' });

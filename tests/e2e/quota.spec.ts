@@ -1,13 +1,13 @@
 import { expect, test } from '@playwright/test';
 
-import { REQUEST_SENT, seedMessage } from '../support/seed-copy';
+import { REQUEST_SENT, seedMessage } from '../../testkit/seed-copy';
 
 const RATE_LIMITED = seedMessage({ code: 'rateLimited' });
 const SITE_BUSY = seedMessage({ code: 'siteBusy' });
 
-import { E2E_SERVERS } from '../support/e2e-servers';
-import { readStore } from '../../scripts/lib/store.ts';
-import { postForm, type FormAnswer } from '../../scripts/lib/forms.ts';
+import { E2E_SERVERS } from '../../testkit/e2e-servers';
+import { readStore } from '../../testkit/store.ts';
+import { postForm, type FormAnswer } from '../../testkit/forms.ts';
 
 /**
  * The submission quotas on the strict server (3 per client address, 10 for the whole site, per window;

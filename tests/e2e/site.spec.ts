@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { SEED, SEED_CHROME, SEED_FORM, SEED_NOT_FOUND } from '../support/seed-copy';
+import { SEED, SEED_CHROME, SEED_FORM, SEED_NOT_FOUND } from '../../testkit/seed-copy';
 
 const YEAR = String(new Date().getFullYear());
 

@@ -1,20 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
 import { expect, test } from '@playwright/test';
 
 import { PUBLIC_PATHS } from '../../lib/public-pages';
-import { freePort, memory, sleep } from '../../deploy/processes.ts';
-import { STATE_FILE, type StackState } from '../../deploy/stack.ts';
-import { readStore } from '../../scripts/lib/store.ts';
-import { editDocument, postWebhook, SEED_FILE, WEBHOOK_SECRET } from './support/dataset';
-import { SEED_FORM, SEED_NOT_FOUND } from '../support/seed-copy.ts';
+import { editDocument, postWebhook, seedCopy, WEBHOOK_SECRET } from '../../testkit/dataset.ts';
+import { freePort, memory, sleep } from '../../testkit/processes.ts';
+import { SEED_FORM, SEED_NOT_FOUND } from '../../testkit/seed-copy.ts';
+import { readStore } from '../../testkit/store.ts';
 
 /**
- * The deployed shape, smoke-tested: `npm run serve:prod` (deploy/serve-prod.ts, on the build npm test
+ * The deployed shape, smoke-tested: `npm run serve:prod` (scripts/serve-prod.ts, on the build npm test
  * made) started from a directory outside the repo, with its own store and dataset copy; then pages,
  * a submission, a publish and an outage, all through nginx, as a visitor and an editor meet them.
  */
@@ -27,16 +25,15 @@ const CACHE_STATUS = 'x-cache-status';
 const PAST_COPY_LIFETIME_MS = 2100;
 const POLL_MS = 100;
 
+/** What serve:prod prints once it is up (scripts/serve-prod.ts): the site, each app instance, nginx. */
+type Printed = { url: string; appPid: number; nginxPid: number };
+type ServeProd = { child: ChildProcess; output: () => string; exited: Promise<number | null>; printed: Printed };
+
 let work: string;
-let serve: ChildProcess;
-let output = '';
-let exited: Promise<number | null>;
-let stack: StackState;
+let serve: ServeProd;
+let stack: Printed;
 let contentFile: string;
 let dataDir: string;
-
-const readState = async (runDir: string): Promise<StackState | null> =>
-  existsSync(path.join(runDir, STATE_FILE)) ? (JSON.parse(await readFile(path.join(runDir, STATE_FILE), 'utf8')) as StackState) : null;
 
 const isRunning = (pid: number | undefined) => {
   if (!pid) return false;
@@ -54,48 +51,52 @@ async function pollUntil(check: () => Promise<boolean>, limit: number): Promise<
     if (await check()) return polls;
     await sleep(POLL_MS);
   }
-  throw new Error(`not within ${limit} polls, ${POLL_MS} ms apart:\n${output.slice(-4000)}`);
+  throw new Error(`not within ${limit} polls, ${POLL_MS} ms apart:\n${serve.output().slice(-4000)}`);
+}
+
+/** `npm run serve:prod --no-build` as typed in `work` (not through npm in the repo), once it printed its URL. */
+async function startServeProd(env: Record<string, string>): Promise<ServeProd> {
+  const runEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(await freePort()), STACK_DIR: path.join(work, 'run'), ...env };
+  delete runEnv.INIT_CWD;
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'serve-prod.ts'), '--no-build'], {
+    cwd: work,
+    env: runEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  while (!output.includes('[serve:prod] ready: ')) {
+    if (child.exitCode !== null) throw new Error(`serve:prod exited with code ${child.exitCode}:\n${output}`);
+    await sleep(200);
+  }
+  const printed = {
+    url: /\[serve:prod\] ready: (\S+)/.exec(output)![1]!,
+    appPid: Number(/\[serve:prod\] app \S+ pid (\d+)/.exec(output)![1]),
+    nginxPid: Number(/\[serve:prod\] nginx pid (\d+)/.exec(output)![1]),
+  };
+  return { child, output: () => output, exited, printed };
 }
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   work = await mkdtemp(path.join(os.tmpdir(), 'stack-e2e-'));
   dataDir = path.join(work, 'data');
-  contentFile = path.join(work, 'content', 'production.ndjson');
-  await mkdir(path.dirname(contentFile), { recursive: true });
-  await copyFile(SEED_FILE, contentFile);
-  const runDir = path.join(work, 'run');
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: String(await freePort()),
-    STACK_DIR: runDir,
+  contentFile = await seedCopy(work);
+  serve = await startServeProd({
     DATA_DIR: dataDir,
     CONTENT_FILE: contentFile,
     SANITY_REVALIDATE_SECRET: WEBHOOK_SECRET,
     RATE_LIMIT_MAX: '1000',
-  };
-  // As if typed in `work`, not through npm in the repo.
-  delete env.INIT_CWD;
-  serve = spawn(process.execPath, [path.join(ROOT, 'deploy', 'serve-prod.ts'), '--no-build'], {
-    cwd: work,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  serve.stdout!.on('data', (chunk) => (output += chunk));
-  serve.stderr!.on('data', (chunk) => (output += chunk));
-  exited = new Promise((resolve) => serve.once('exit', (code) => resolve(code)));
-  let state: StackState | null = null;
-  while (!(state = await readState(runDir))) {
-    if (serve.exitCode !== null) throw new Error(`serve:prod exited with code ${serve.exitCode}:\n${output}`);
-    await sleep(200);
-  }
-  stack = state;
+  stack = serve.printed;
 });
 
 test.afterAll(async () => {
-  if (serve?.exitCode === null) {
-    serve.kill('SIGTERM');
-    await exited;
+  if (serve?.child.exitCode === null) {
+    serve.child.kill('SIGTERM');
+    await serve.exited;
   }
   await rm(work, { recursive: true, force: true });
 });
@@ -151,27 +152,26 @@ test("a publish (dataset edit and signed webhook through nginx) reaches the cach
   const title = `Policy published ${Date.now()}`;
   await editDocument('privacyPolicy', (doc) => void (doc.title = title), contentFile);
 
-  const logged = output.length;
+  const logged = serve.output().length;
   const webhook = await postWebhook(stack.url, { _type: 'privacyPolicy', _id: 'privacyPolicy' });
   expect(webhook.status).toBe(200);
   // The app logs when nginx has taken the new pages (lib/cache-refresh.ts); no page is asked for
   // meanwhile, so nothing else can have stored the edit.
   const polls = await pollUntil(
-    async () => output.slice(logged).includes(`[app] cache refresh through ${stack.url}: /, /support, /privacy`),
+    async () => serve.output().slice(logged).includes(`[app] cache refresh through ${stack.url}: /, /support, /privacy`),
     100,
   );
   const response = await fetch(`${stack.url}/privacy`);
   expect(response.headers.get(CACHE_STATUS)).toBe('HIT');
   expect(await response.text()).toContain(title);
   console.log(`publish in the cache at poll ${polls} (${POLL_MS} ms apart) after the webhook answered`);
-  const { rssBytes, peakRssBytes } = memory(stack.app.pid!);
+  const { rssBytes, peakRssBytes } = memory(stack.appPid);
   console.log(`app memory now ${(rssBytes / 2 ** 20).toFixed(0)} MiB resident, peak ${(peakRssBytes / 2 ** 20).toFixed(0)} MiB`);
 });
 
-test('with the app hung (SIGSTOP) and then killed, the cached pages still answer 200, and serve:prod starts it again', async () => {
+test('with the app hung (SIGSTOP) and then killed, the cached pages still answer 200, and serve:prod then stops nginx and exits 1', async () => {
   test.setTimeout(120_000);
   const bodies = await Promise.all(PUBLIC_PATHS.map(async (page) => (await fetch(stack.url + page)).text()));
-  const appPid = stack.app.pid!;
   const loadAll = () => Promise.all(PUBLIC_PATHS.map((page) => fetch(stack.url + page)));
   const expectStale = async (responses: Response[]) => {
     for (const [index, response] of responses.entries()) {
@@ -183,33 +183,34 @@ test('with the app hung (SIGSTOP) and then killed, the cached pages still answer
 
   // Hung: nginx waits for its read timeout, then answers from the cache.
   await sleep(PAST_COPY_LIFETIME_MS);
-  process.kill(appPid, 'SIGSTOP');
+  process.kill(stack.appPid, 'SIGSTOP');
   try {
     await expectStale(await loadAll());
   } finally {
-    process.kill(appPid, 'SIGCONT');
+    process.kill(stack.appPid, 'SIGCONT');
   }
 
   // Gone: refused at once (the copies are still expired: nothing refreshed them), answered from the
-  // cache, and started again by serve:prod a second later.
-  process.kill(appPid, 'SIGKILL');
-  await expectStale(await loadAll());
-  const polls = await pollUntil(async () => {
-    const state = await readState(stack.runDir);
-    if (!state?.app.pid || state.app.pid === appPid) return false;
-    const response = await fetch(`${stack.url}/privacy`);
-    return response.status === 200 && response.headers.get(CACHE_STATUS) !== 'STALE';
-  }, 300);
-  console.log(`app started again and answering through nginx at poll ${polls} (${POLL_MS} ms apart)`);
-  expect(output).toContain('the app exited (SIGKILL)');
-  stack = (await readState(stack.runDir))!;
+  // cache. serve:prod is held meanwhile, as nginx stays up under systemd while the app is down; let go,
+  // it stops nginx and exits 1, leaving the restart to the supervisor (deploy/site@.service).
+  process.kill(serve.child.pid!, 'SIGSTOP');
+  try {
+    process.kill(stack.appPid, 'SIGKILL');
+    await expectStale(await loadAll());
+  } finally {
+    process.kill(serve.child.pid!, 'SIGCONT');
+  }
+  expect(await serve.exited).toBe(1);
+  expect(serve.output()).toContain('app exited (SIGKILL)');
+  expect(isRunning(stack.nginxPid)).toBe(false);
 });
 
 test('SIGTERM stops nginx and the app, and serve:prod exits 0', async () => {
-  const { app, nginx } = stack;
-  serve.kill('SIGTERM');
-  expect(await exited).toBe(0);
-  expect(isRunning(app.pid)).toBe(false);
-  expect(isRunning(nginx.pid)).toBe(false);
-  expect(existsSync(path.join(stack.runDir, STATE_FILE))).toBe(false);
+  test.setTimeout(120_000);
+  serve = await startServeProd({ DATA_DIR: path.join(work, 'data-2'), CONTENT_FILE: contentFile });
+  const { appPid, nginxPid } = serve.printed;
+  serve.child.kill('SIGTERM');
+  expect(await serve.exited).toBe(0);
+  expect(isRunning(appPid)).toBe(false);
+  expect(isRunning(nginxPid)).toBe(false);
 });

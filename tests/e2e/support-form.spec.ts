@@ -5,12 +5,12 @@ import path from 'node:path';
 
 import { expect, test, type Locator, type Page } from '@playwright/test';
 
-import { readStore } from '../../scripts/lib/store.ts';
+import { readStore } from '../../testkit/store.ts';
 import { startAppServer, type AppServer } from '../../testkit/app-server.ts';
-import { startSupabaseStack, type SupabaseStack } from '../support/postgrest-harness.ts';
+import { startSupabaseStack, type SupabaseStack } from '../../testkit/postgrest-harness.ts';
 
 import { dialogParts } from './support/dialog.ts';
-import { GENERIC_FAILURE, REQUEST_SENT, SEED_FORM, seedMessage, SUBSCRIBED } from '../support/seed-copy.ts';
+import { GENERIC_FAILURE, REQUEST_SENT, SEED_FORM, seedMessage, SUBSCRIBED } from '../../testkit/seed-copy.ts';
 
 /**
  * The support form and the landing page's subscribe form, on the production build, state by state

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { CACHE_REFRESH_HEADER } from '@/lib/cache-refresh';
 
-import { findNginx, INSTALL_HINT, startNginx, writeConfig } from '../../deploy/nginx.ts';
-import { freePort, waitForHttp, type Child } from '../../deploy/processes.ts';
+import { findNginx, INSTALL_HINT, startNginx, writeConfig } from '../../testkit/nginx.ts';
+import { freePort, waitForHttp, type Child } from '../../testkit/processes.ts';
 
 /**
  * deploy/nginx.conf.template as serve:prod renders it, run by the real nginx in front of a scripted
@@ -103,7 +103,7 @@ beforeAll(async () => {
     bin,
     runDir,
     listen: `127.0.0.1:${port}`,
-    appPort: (app.address() as AddressInfo).port,
+    appPorts: [(app.address() as AddressInfo).port],
     staticDir,
     refreshSecret: REFRESH_SECRET,
   });

@@ -3,11 +3,11 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { APP_ROOT } from '../../lib/app-root.mjs';
+import { APP_ROOT } from '../../testkit/paths.ts';
 
 /** serve:prod refusing to start, as an operator sees it: exit code and message, before any build. */
 function serveProd(env: Record<string, string>) {
-  return spawnSync(process.execPath, [path.join(APP_ROOT, 'deploy', 'serve-prod.ts')], {
+  return spawnSync(process.execPath, [path.join(APP_ROOT, 'scripts', 'serve-prod.ts')], {
     env: { ...process.env, ...env },
     encoding: 'utf8',
     timeout: 30_000,
@@ -22,9 +22,22 @@ describe('npm run serve:prod', () => {
     expect(result.stderr).toContain('apt-get install nginx');
   });
 
+  it('with INSTANCES above 1 and no Supabase project, exits 1 naming the variables the instances need', () => {
+    const result = serveProd({
+      INSTANCES: '2',
+      NEXT_PUBLIC_SUPABASE_URL: '',
+      NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: '',
+      NEXT_PUBLIC_SUPABASE_ANON_KEY: '',
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(
+      'INSTANCES=2 needs a store the instances share: set NEXT_PUBLIC_SUPABASE_URL and NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY',
+    );
+  });
+
   it('exits 1 on a port that is not one', () => {
     const result = serveProd({ PORT: '80800' });
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain('PORT must be a port number (1-65535), got "80800"');
+    expect(result.stderr).toContain('PORT must be a whole number from 1 to 65535, got "80800"');
   });
 });

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 
 import { SUBMISSION_KEY_FIELD } from '../../../lib/support/validation.ts';
-import { SEED_FORM } from '../../support/seed-copy.ts';
+import { SEED_FORM } from '../../../testkit/seed-copy.ts';
 
 /** The parts of one request dialog (`type`: issue, feedback or feature) the browser tests use. */
 export function dialogParts(page: Page, type: string) {

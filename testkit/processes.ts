@@ -1,9 +1,11 @@
 /**
- * Child processes, ports and memory: the stack (serve:prod) and every measuring script and test.
+ * Child processes, ports, waiting and memory: the one way the stack (serve:prod), the app servers, the
+ * measuring scripts and the tests start, wait for and stop what they run.
  *
  * Each child runs in its own process group: a stop reaches everything it started (nginx's workers,
  * Next's build workers), and Ctrl-C in a terminal reaches only the script, which then stops its
- * children in its own order.
+ * children in its own order. A child still running when this process exits (a failed test, an
+ * interrupted script) is killed with it.
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -24,8 +26,8 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** How much of a child's output is kept for error messages. */
-const OUTPUT_TAIL = 20_000;
+/** How much of a child's output is kept for error messages and tests that read its log. */
+const OUTPUT_TAIL = 64_000;
 
 export type Exit = { code: number | null; signal: NodeJS.Signals | null };
 type StartOptions = { cwd?: string; env?: NodeJS.ProcessEnv; forward?: (line: string) => void };
@@ -33,6 +35,9 @@ type StartOptions = { cwd?: string; env?: NodeJS.ProcessEnv; forward?: (line: st
 /** Every child started and not yet exited, for stopAllProcesses. */
 const live = new Set<Child>();
 let closed = false;
+process.once('exit', () => {
+  for (const child of live) child.signal('SIGKILL');
+});
 
 /** Stops every child this process started (on Ctrl-C or an error); no child starts afterwards. */
 export async function stopAllProcesses(): Promise<void> {
@@ -55,7 +60,7 @@ export function stopOnSignals(cleanup: () => Promise<unknown> = async () => {}):
 
 /**
  * Starts `command` in its own process group. `forward` receives each line of its output (to print it
- * with a prefix); the last 20 KB are kept for error messages either way.
+ * with a prefix); the last 64 KB are kept for error messages either way.
  */
 export function startProcess(name: string, command: string, args: string[], { cwd, env, forward }: StartOptions = {}) {
   if (closed) throw new Error(`not starting ${name}: stopping`);
@@ -94,6 +99,8 @@ export function startProcess(name: string, command: string, args: string[], { cw
     running,
     output: () => tail,
     signal: signalGroup,
+    /** SIGKILL to the whole group, as a crash or the OOM killer would: no shutdown code runs. */
+    kill: () => (signalGroup('SIGKILL'), exited),
     /**
      * Stops the whole group: `signal` first (a process stopped with SIGSTOP is continued so that it
      * can act on it), SIGKILL after `graceMs`. Resolves once the leader has exited.

@@ -1,5 +1,3 @@
-import { fileURLToPath } from 'node:url';
-
 import type {
   LANDING_PAGE_QUERY_RESULT,
   PRIVACY_POLICY_QUERY_RESULT,
@@ -7,11 +5,12 @@ import type {
   SUPPORT_PAGE_QUERY_RESULT,
 } from '@/sanity.types';
 
-import { queryDataset } from '../embedded';
-import { LANDING_PAGE_QUERY, PRIVACY_POLICY_QUERY, SETTINGS_QUERY, SUPPORT_PAGE_QUERY } from '../queries';
+import { queryDataset } from '../lib/content/embedded';
+import { LANDING_PAGE_QUERY, PRIVACY_POLICY_QUERY, SETTINGS_QUERY, SUPPORT_PAGE_QUERY } from '../lib/content/queries';
+import { SEED_FILE } from './paths';
 
 /** The committed seed dataset, which unit tests read as the embedded source does. */
-export const SEED_FILE = fileURLToPath(new URL('../../../content/production.ndjson', import.meta.url));
+export { SEED_FILE };
 
 function present<T>(value: T | null | undefined, what: string): T {
   if (value == null) throw new Error(`${what} is missing from ${SEED_FILE}`);

@@ -2,17 +2,14 @@
  * The standalone server Next builds (output: 'standalone' in next.config.ts): whether the build is there
  * and current, building it, adding the static files Next leaves out of it, and starting it.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 
-import { APP_ROOT } from '../lib/app-root.mjs';
+import { APP_ROOT, NEXT_BIN } from './paths.ts';
 import { startProcess } from './processes.ts';
-
-export const NEXT_BIN = path.join(APP_ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
 
 /** Where a build in `distDir` (NEXT_DIST_DIR, default .next) puts the standalone server and its files. */
 export function buildPaths(distDir = '.next') {
@@ -82,14 +79,37 @@ export function buildState(paths: BuildPaths): { state: 'missing' | 'stale' | 'c
   return { state: 'current', reason: `the build in ${path.relative(APP_ROOT, paths.dist)} is current` };
 }
 
-/** `next build` in the app's folder, its output on this terminal; throws when it fails. */
-export function runBuild(env: NodeJS.ProcessEnv) {
-  const result = spawnSync(process.execPath, [NEXT_BIN, 'build'], {
+/** `next build` in the app's folder (into env.NEXT_DIST_DIR), its output on this terminal; throws when it fails. */
+export async function runBuild(env: NodeJS.ProcessEnv): Promise<void> {
+  const build = startProcess('next build', process.execPath, [NEXT_BIN, 'build'], {
     cwd: APP_ROOT,
     env: { ...env, NEXT_TELEMETRY_DISABLED: '1' },
-    stdio: 'inherit',
+    forward: (line) => console.log(line),
   });
-  if (result.status !== 0) throw new Error(`next build failed (exit code ${result.status ?? result.signal})`);
+  const { code, signal } = await build.exited;
+  if (code !== 0)
+    throw new Error(`next build failed (${signal ?? `exit code ${code}`})${code === null && !signal ? `: ${build.output()}` : ''}`);
+}
+
+type BuildMode = 'auto' | 'never' | 'always';
+
+/**
+ * The build of `paths`, made first when `mode` asks for it (auto: when missing or older than the
+ * sources), with its static files compressed for nginx. Throws when there is none and none may be made.
+ */
+export async function ensureBuild(paths: BuildPaths, mode: BuildMode, env: NodeJS.ProcessEnv, log: (line: string) => void) {
+  const { state, reason } = buildState(paths);
+  if (mode === 'always' || (mode === 'auto' && state !== 'current')) {
+    log(`building (${mode === 'always' ? 'asked to' : reason}) ...`);
+    await runBuild(env);
+  } else if (state === 'missing') {
+    throw new Error(`${reason}: run next build first, or leave out --no-build`);
+  } else if (state === 'stale') {
+    log(`warning: ${reason}; serving the existing build (--no-build)`);
+  }
+  const compressed = await prepareStatic(paths);
+  if (compressed) log(`compressed ${compressed} static files for gzip_static and brotli_static`);
+  return paths;
 }
 
 const COMPRESSIBLE = /\.(js|mjs|css|svg|json|txt)$/;

@@ -7,7 +7,7 @@
  * before globalSetup runs: wiping the data dir there would pull it from under a running server.
  *
  *   DATA_DIR      wiped and recreated; must lie inside .data/ or the OS temp dir (default .data/e2e)
- *   CONTENT_FILE  receives a copy of content/production.ndjson (default $DATA_DIR/content/production.ndjson);
+ *   CONTENT_FILE  receives a copy of seed/production.ndjson (default $DATA_DIR/seed/production.ndjson);
  *                 the tests edit that copy to publish without a deploy, never the committed seed
  * Arguments are passed to `next start` (e.g. -p 3100 -H 127.0.0.1).
  */
@@ -16,14 +16,11 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const SEED = path.join(ROOT, 'content', 'production.ndjson');
-const NEXT_BIN = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
+import { APP_ROOT as ROOT, NEXT_BIN, SEED_FILE as SEED } from './paths.ts';
 
 const dataDir = path.resolve(ROOT, process.env.DATA_DIR || '.data/e2e');
-const contentFile = path.resolve(ROOT, process.env.CONTENT_FILE || path.join(dataDir, 'content', 'production.ndjson'));
+const contentFile = path.resolve(ROOT, process.env.CONTENT_FILE || path.join(dataDir, 'seed', 'production.ndjson'));
 const distDir = path.resolve(ROOT, process.env.NEXT_DIST_DIR || '.next');
 
 const inside = (dir, parent) => {

@@ -1,30 +1,34 @@
-import { readFile, writeFile } from 'node:fs/promises';
+/**
+ * The NDJSON dataset as tests and scripts edit it, and the signed webhook that announces an edit: they
+ * publish by editing a copy of the dataset (never the committed seed) and posting the webhook, exactly
+ * as a deployment would. Relative imports with real extensions only: plain `node` scripts import this.
+ */
+import { copyFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { encodeSignatureHeader, SIGNATURE_HEADER_NAME } from '@sanity/webhook';
 
-import { CONTENT_TYPES } from '../../../lib/content/types';
-import { WEBHOOK_SECRET } from '../../support/e2e-servers';
+// The site's own reader: a line the site would refuse is refused here too.
+import { parseNdjson } from '../lib/content/embedded.ts';
+import { CONTENT_TYPES } from '../lib/content/types.ts';
+import { WEBHOOK_SECRET } from './e2e-servers.ts';
+import { SEED_FILE } from './paths.ts';
 
-/**
- * The browser tests publish by editing the server's copy of the dataset (never
- * the committed seed) and calling the signed webhook, exactly as a deployment would.
- */
-export const E2E_CONTENT_FILE = path.resolve(process.env.CONTENT_FILE ?? '.data/e2e/content/production.ndjson');
-export const SEED_FILE = path.resolve('content/production.ndjson');
-export { WEBHOOK_SECRET };
+export { SEED_FILE, WEBHOOK_SECRET };
+
+/** The browser tests' server's copy of the dataset (testkit/e2e-server.mjs makes it). */
+export const E2E_CONTENT_FILE = path.resolve(process.env.CONTENT_FILE ?? '.data/e2e/seed/production.ndjson');
 
 export type Doc = { _id: string; _type: string; [key: string]: unknown };
 
 export async function readDataset(file = E2E_CONTENT_FILE): Promise<Doc[]> {
-  return (await readFile(file, 'utf8'))
-    .split('\n')
-    .filter((line) => line.trim())
-    .map((line) => JSON.parse(line) as Doc);
+  return parseNdjson(await readFile(file, 'utf8'), file);
 }
 
+/** Written aside and renamed into place: the server never reads half a file. */
 export async function writeDataset(docs: Doc[], file = E2E_CONTENT_FILE): Promise<void> {
-  await writeFile(file, docs.map((doc) => JSON.stringify(doc)).join('\n') + '\n');
+  await writeFile(`${file}.tmp`, docs.map((doc) => JSON.stringify(doc)).join('\n') + '\n');
+  await rename(`${file}.tmp`, file);
 }
 
 /** Applies `edit` to a copy of document `id` and writes the dataset back (the browser tests' server's, or `file`). */
@@ -35,6 +39,14 @@ export async function editDocument(id: string, edit: (doc: Doc) => Doc | void, f
   const copy = structuredClone(docs[index]!);
   docs[index] = edit(copy) ?? copy;
   await writeDataset(docs, file);
+}
+
+/** A copy of the seed in `dir` (dir/seed/production.ndjson), for a server to read and a run to edit. */
+export async function seedCopy(dir: string): Promise<string> {
+  const file = path.join(dir, 'seed', 'production.ndjson');
+  await mkdir(path.dirname(file), { recursive: true });
+  await copyFile(SEED_FILE, file);
+  return file;
 }
 
 export async function restoreSeed(): Promise<void> {

@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 
-import { GENERIC_FAILURE, REQUEST_SENT } from '../../tests/support/seed-copy.ts';
+import { GENERIC_FAILURE, REQUEST_SENT } from './seed-copy.ts';
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
 

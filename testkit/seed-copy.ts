@@ -1,21 +1,19 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 
-import type { LandingPage, PrivacyPolicy, SiteSettings, SupportPage } from '../../sanity.types.ts';
-import { messageText, toMessageCopy, type FormMessage } from '../../lib/support/messages.ts';
+import type { LandingPage, PrivacyPolicy, SiteSettings, SupportPage } from '../sanity.types.ts';
+import { parseNdjson } from '../lib/content/embedded.ts';
+import { messageText, toMessageCopy, type FormMessage } from '../lib/support/messages.ts';
+import { SEED_FILE } from './paths.ts';
 
 /**
  * The committed seed's wording, for tests and scripts that look for a text on a page: they read it from
- * here, so an editor's copy change in content/production.ndjson breaks no test. Imported by the specs,
+ * here, so an editor's copy change in seed/production.ndjson breaks no test. Imported by the specs,
  * by vitest and by Node scripts alike (relative imports with extensions, types only from TypeGen).
  */
 
-export const SEED_FILE = fileURLToPath(new URL('../../content/production.ndjson', import.meta.url));
+export { SEED_FILE };
 
-const documents = readFileSync(SEED_FILE, 'utf8')
-  .split('\n')
-  .filter((line) => line.trim() !== '')
-  .map((line) => JSON.parse(line) as { _id: string });
+const documents = parseNdjson(readFileSync(SEED_FILE, 'utf8'), SEED_FILE);
 
 function seedDocument<T>(id: string): T {
   const found = documents.find((doc) => doc._id === id);

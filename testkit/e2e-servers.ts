@@ -1,4 +1,4 @@
-import { HOSTED_DIST_DIR, hostedEnv } from '../../testkit/hosted.ts';
+import { HOSTED_DIST_DIR, hostedEnv } from './hosted.ts';
 
 /**
  * The production servers the browser tests run against (playwright.config.ts starts them). `main` lets
@@ -20,7 +20,7 @@ function server(port: number, dataDir: string, env: Record<string, string>): E2E
     distDir: env.NEXT_DIST_DIR ?? process.env.NEXT_DIST_DIR ?? '.next',
     env: {
       DATA_DIR: dataDir,
-      CONTENT_FILE: `${dataDir}/content/production.ndjson`,
+      CONTENT_FILE: `${dataDir}/seed/production.ndjson`,
       SANITY_REVALIDATE_SECRET: WEBHOOK_SECRET,
       ...env,
     },

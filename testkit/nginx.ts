@@ -1,13 +1,14 @@
 /**
- * nginx for the stack: Debian's binary and brotli modules found, deploy/nginx.conf.template filled in
- * and checked with `nginx -t`, then run in the foreground as the current user under a run directory.
+ * nginx for the stack (serve:prod, the tests, the bench): Debian's binary and brotli modules found,
+ * deploy/nginx.conf.template filled in and checked with `nginx -t`, then run in the foreground as the
+ * current user under a run directory. An operator fills in the same template by hand (docs/deploying.md).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-import { APP_ROOT } from '../lib/app-root.mjs';
+import { APP_ROOT } from './paths.ts';
 import { startProcess } from './processes.ts';
 
 export const TEMPLATE_FILE = path.join(APP_ROOT, 'deploy', 'nginx.conf.template');
@@ -81,10 +82,17 @@ export function renderConfig(template: string, values: Record<string, string>): 
   return text;
 }
 
-type ConfigOptions = { bin: string; runDir: string; listen: string; appPort: number; staticDir: string; refreshSecret: string };
+/** The `server` lines of the one upstream: every app instance, each on its loopback port. */
+export function upstreamServers(appPorts: readonly number[]): string {
+  if (appPorts.length === 0) throw new Error('nginx: the upstream needs at least one app instance');
+  for (const port of appPorts) if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new Error(`nginx: not a port: ${port}`);
+  return appPorts.map((port) => `        server 127.0.0.1:${port};`).join('\n');
+}
+
+type ConfigOptions = { bin: string; runDir: string; listen: string; appPorts: readonly number[]; staticDir: string; refreshSecret: string };
 
 /** Writes the config for a run directory, checks it with `nginx -t` and returns its file. */
-export async function writeConfig({ bin, runDir, listen, appPort, staticDir, refreshSecret }: ConfigOptions): Promise<string> {
+export async function writeConfig({ bin, runDir, listen, appPorts, staticDir, refreshSecret }: ConfigOptions): Promise<string> {
   for (const [name, value] of Object.entries({ runDir, staticDir })) {
     if (!path.isAbsolute(value) || UNSAFE.test(value))
       throw new Error(`nginx: ${name} must be an absolute path without quotes, $, ; or braces: ${value}`);
@@ -100,7 +108,7 @@ export async function writeConfig({ bin, runDir, listen, appPort, staticDir, ref
     RUN_DIR: runDir,
     STATIC_DIR: staticDir,
     LISTEN: listen,
-    APP_PORT: String(appPort),
+    UPSTREAM_SERVERS: upstreamServers(appPorts),
     REFRESH_SECRET: refreshSecret,
   });
   const file = path.join(runDir, 'nginx.conf');

@@ -1,0 +1,105 @@
+import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import {
+  brotliBlocks,
+  findNginx,
+  INSTALL_HINT,
+  renderConfig,
+  startNginx,
+  TEMPLATE_FILE,
+  upstreamServers,
+  writeConfig,
+} from '../../testkit/nginx.ts';
+import { freePort, waitForHttp, type Child } from '../../testkit/processes.ts';
+
+/**
+ * N app instances behind nginx (issue 21): deploy/nginx.conf.template's one upstream lists each of them,
+ * and nginx, run for real, spreads requests over them and goes around one that is down.
+ */
+
+describe('the upstream of deploy/nginx.conf.template', () => {
+  const render = async (ports: number[]) =>
+    renderConfig(await readFile(TEMPLATE_FILE, 'utf8'), {
+      ...brotliBlocks({ filter: null, static: null }),
+      USER: '',
+      RUN_DIR: '/run/site',
+      STATIC_DIR: '/opt/site/app/.next/static',
+      LISTEN: '127.0.0.1:8080',
+      UPSTREAM_SERVERS: upstreamServers(ports),
+      REFRESH_SECRET: 'a'.repeat(32),
+    });
+
+  it('is one upstream listing every instance, with idle connections kept to them', async () => {
+    const config = await render([3001, 3002, 3003]);
+    const upstreams = [...config.matchAll(/upstream (\w+) \{([^}]*)\}/g)];
+    expect(upstreams.map((match) => match[1])).toEqual(['app']);
+    const servers = upstreams[0]![2]!.split('\n').filter((line) => /^\s*server /.test(line));
+    expect(servers.map((line) => line.trim())).toEqual(['server 127.0.0.1:3001;', 'server 127.0.0.1:3002;', 'server 127.0.0.1:3003;']);
+    expect(upstreams[0]![2]).toMatch(/^\s*keepalive \d+;/m);
+  });
+
+  it('refuses no instance at all, and a port that is not one', () => {
+    expect(() => upstreamServers([])).toThrow('at least one app instance');
+    expect(() => upstreamServers([3001, 70_000])).toThrow('not a port: 70000');
+  });
+});
+
+describe('nginx in front of two instances', () => {
+  const hits = [0, 0];
+  let apps: http.Server[];
+  let nginx: Child;
+  let origin: string;
+  let workDir: string;
+
+  beforeAll(async () => {
+    const bin = findNginx();
+    if (!bin) throw new Error(`nginx is needed for this test: ${INSTALL_HINT}`);
+    workDir = await mkdtemp(path.join(os.tmpdir(), 'nginx-upstream-'));
+    apps = [0, 1].map((index) => http.createServer((_, response) => void (hits[index]!++, response.end(`instance ${index}`))));
+    await Promise.all(apps.map((app) => new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve))));
+    const port = await freePort();
+    origin = `http://127.0.0.1:${port}`;
+    const runDir = path.join(workDir, 'run');
+    const appPorts = apps.map((app) => (app.address() as AddressInfo).port);
+    const config = await writeConfig({
+      bin,
+      runDir,
+      listen: `127.0.0.1:${port}`,
+      appPorts,
+      staticDir: workDir,
+      refreshSecret: 'a'.repeat(32),
+    });
+    nginx = startNginx({ bin, runDir, config });
+    await waitForHttp(`${origin}/api/ping`, { child: nginx, timeoutMs: 10_000 });
+  }, 30_000);
+
+  afterAll(async () => {
+    await nginx?.stop({ signal: 'SIGQUIT' });
+    for (const app of apps ?? []) app.closeAllConnections();
+    await Promise.all((apps ?? []).map((app) => new Promise((resolve) => app.close(resolve))));
+    await rm(workDir, { recursive: true, force: true });
+  });
+
+  const askTen = () => Promise.all(Array.from({ length: 10 }, async () => (await fetch(`${origin}/api/ping`)).status));
+
+  it('spreads uncached requests over both', async () => {
+    hits.fill(0);
+    expect(await askTen()).toEqual(Array(10).fill(200));
+    expect(hits[0]).toBeGreaterThan(0);
+    expect(hits[1]).toBeGreaterThan(0);
+  });
+
+  it('with one instance down, the other answers every request', async () => {
+    apps[0]!.closeAllConnections();
+    await new Promise((resolve) => apps[0]!.close(resolve));
+    hits.fill(0);
+    expect(await askTen()).toEqual(Array(10).fill(200));
+    expect(hits).toEqual([0, 10]);
+  });
+});

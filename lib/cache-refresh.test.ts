@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
-import { CACHE_REFRESH_HEADER, CACHED_ENCODINGS, refreshCachedPages } from './cache-refresh';
+import { CACHE_REFRESH_HEADER, refreshCachedPages } from './cache-refresh';
+import { CACHED_ENCODINGS } from './cached-encodings';
 import { PUBLIC_PATHS, ROUTES } from './public-pages';
 
 /** A scripted caching proxy: records what the refresh asks of it; /privacy fails. */

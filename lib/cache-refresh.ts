@@ -1,16 +1,11 @@
 import 'server-only';
 
+import { CACHED_ENCODINGS } from '@/lib/cached-encodings';
 import { cacheRefresh } from '@/lib/env/server';
 import { PUBLIC_PATHS } from '@/lib/public-pages';
 
 /** The request header nginx checks (deploy/nginx.conf.template names it as $http_x_cache_refresh). */
 export const CACHE_REFRESH_HEADER = 'x-cache-refresh';
-
-/**
- * The Accept-Encoding of each copy nginx keeps of a page, compressed once (deploy/nginx.conf.template's
- * $enc): a refresh asks for every one, or the copies it missed would show the old page for a second more.
- */
-export const CACHED_ENCODINGS = ['br', 'gzip', 'identity'] as const;
 
 const REFRESH_TIMEOUT_MS = 10_000;
 

@@ -7,7 +7,8 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
-import { CACHE_REFRESH_HEADER, CACHED_ENCODINGS, refreshCachedPages } from '@/lib/cache-refresh';
+import { CACHE_REFRESH_HEADER, refreshCachedPages } from '@/lib/cache-refresh';
+import { CACHED_ENCODINGS } from '@/lib/cached-encodings';
 import { PUBLIC_PATHS } from '@/lib/public-pages';
 
 import { findNginx, INSTALL_HINT, startNginx, writeConfig } from '../../deploy/nginx.ts';

@@ -1,5 +1,6 @@
 import 'server-only';
 
+import { CACHED_ENCODINGS } from '@/lib/cached-encodings';
 import { cacheRefresh } from '@/lib/env/server';
 import { PUBLIC_PATHS } from '@/lib/public-pages';
 
@@ -9,10 +10,11 @@ export const CACHE_REFRESH_HEADER = 'x-cache-refresh';
 const REFRESH_TIMEOUT_MS = 10_000;
 
 /**
- * After a publish, asks the caching proxy in front (CACHE_REFRESH_URL) for every public page with the
- * refresh secret, which makes it fetch the page from this server again and keep that copy: the publish
- * is then visible through the cache one page render after the webhook has answered. Every page, not
- * only the changed ones: an unchanged page is answered from Next's cache, and the list stays in one place.
+ * After a publish, asks the caching proxy in front (CACHE_REFRESH_URL) for every public page in each of
+ * its cached encodings, with the refresh secret, which makes it fetch the page from this server again
+ * and keep that copy: the publish is then visible through the cache one page render (and compression)
+ * after the webhook has answered. Every page, not only the changed ones: an unchanged page is answered
+ * from Next's cache, and the list stays in one place.
  * Returns the pages refreshed; a failure is logged, not thrown, since the publish itself succeeded and
  * the proxy's own short lifetime (a second or two) catches up.
  */
@@ -21,13 +23,20 @@ export async function refreshCachedPages(): Promise<string[]> {
   if (!proxy) return [];
   const results = await Promise.allSettled(
     PUBLIC_PATHS.map(async (page) => {
-      const response = await fetch(new URL(page, proxy.url), {
-        headers: { [CACHE_REFRESH_HEADER]: proxy.secret },
-        cache: 'no-store',
-        signal: AbortSignal.timeout(REFRESH_TIMEOUT_MS),
-      });
-      await response.arrayBuffer();
-      if (!response.ok) throw new Error(`${page} answered ${response.status}`);
+      // Settled, not all: each request ends before the refresh reports (a failed one is logged once per page).
+      const copies = await Promise.allSettled(
+        CACHED_ENCODINGS.map(async (encoding) => {
+          const response = await fetch(new URL(page, proxy.url), {
+            headers: { [CACHE_REFRESH_HEADER]: proxy.secret, 'accept-encoding': encoding },
+            cache: 'no-store',
+            signal: AbortSignal.timeout(REFRESH_TIMEOUT_MS),
+          });
+          await response.arrayBuffer();
+          if (!response.ok) throw new Error(`${page} (${encoding}) answered ${response.status}`);
+        }),
+      );
+      const failure = copies.find((copy) => copy.status === 'rejected');
+      if (failure) throw failure.reason;
       return page;
     }),
   );

@@ -4,8 +4,9 @@
  * first when missing or older than the sources), each target beside its result:
  *
  *   deployed shape (npm run serve:prod's stack: the standalone server behind nginx's cache, deploy/)
- *     /            requests/s and p99 through the cache, against the same nginx serving the same
- *                  prerendered HTML file from disk (scripts/lib/static-nginx.ts)
+ *     /            requests/s and p99 through the cache, against the same nginx serving the same page
+ *                  bytes from files compressed once (scripts/lib/static-nginx.ts), with the
+ *                  Accept-Encoding Chrome sends (brotli), gzip and identity
  *     submissions  support requests/s through the cache, as the page's script sends them, against the
  *                  bare server; rows stored = accepted, none lost
  *     publish      dataset edits posted as signed webhooks: time to the first GET through nginx that
@@ -17,12 +18,16 @@
  *                  (and, for scale, its plain page of the same bytes)
  *
  * The two sides of each comparison are up at once and measured in alternating rounds with the same
- * client (autocannon) and settings. Everything runs on 127.0.0.1, on a private copy of the standalone
- * folder (a publish rewrites its pages), with temp files under bench/.tmp. Writes bench/report.json.
+ * client and settings: page views with wrk (scripts/lib/wrk.ts; C, two threads), best round of each
+ * side; form posts with autocannon, which checks each answer, over all rounds. Each row names its
+ * client and flags a client that was the limit. Everything runs on 127.0.0.1, on a private copy of the
+ * standalone folder (a publish rewrites its pages), with temp files under bench/.tmp. Writes
+ * bench/report.json.
  *
- * Environment (all optional): BENCH_ROUNDS=4, BENCH_SECONDS=12 (of `/` per side, split into the
- * rounds, after 3 s of warm-up), BENCH_SUBMIT_SECONDS=8, BENCH_CONNECTIONS=50, BENCH_EDITS=20,
- * BENCH_STUDIO_LOADS=10, BENCH_LH_RUNS=5, CHROMIUM_PATH. `--strict` exits 1 when a target is missed.
+ * Environment (all optional): BENCH_ROUNDS=3, BENCH_SECONDS=5 (of each page view round per side,
+ * after 2 s of warm-up), BENCH_WRK_CONNECTIONS=64, BENCH_SUBMIT_SECONDS=8 (per side, split into the
+ * rounds), BENCH_CONNECTIONS=50 (autocannon's), BENCH_EDITS=20, BENCH_STUDIO_LOADS=10, BENCH_LH_RUNS=5,
+ * CHROMIUM_PATH, WRK_BIN. `--strict` exits 1 when a target is missed.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -33,17 +38,18 @@ import { startAppServer } from '../testkit/app-server.ts';
 import { findNginx, INSTALL_HINT } from '../testkit/nginx.ts';
 import { freePort, stopAllProcesses, stopOnSignals, waitForHttp } from '../testkit/processes.ts';
 import { startStack } from '../testkit/stack.ts';
-import { copyStandalone, prerenderedHome, startApp } from '../testkit/standalone.ts';
+import { copyStandalone, startApp } from '../testkit/standalone.ts';
 import { APP_ROOT } from '../testkit/paths.ts';
 import { seedCopy } from '../testkit/dataset.ts';
 import { PUBLIC_PATHS as PAGES, type PublicPath } from '../lib/public-pages.ts';
 import { currentBuild, FIXTURE_DIR, fixtureBuild } from './lib/build.ts';
-import { alternate, firstByteMs, pageLoad, submissionLoad, type Combined } from './lib/http-load.ts';
+import { alternate, combine, firstByteMs, submissionLoad, type Combined } from './lib/http-load.ts';
 import { lighthouseMedians } from './lib/lighthouse.ts';
 import { publishes } from './lib/publish.ts';
 import { envInt, median, round, table, verdict } from './lib/report.ts';
-import { startStaticNginx } from './lib/static-nginx.ts';
+import { pageCopies, startStaticNginx } from './lib/static-nginx.ts';
 import { readStore } from '../testkit/store.ts';
+import { best, BROWSER_ACCEPT_ENCODING, clientBound, wrk, type WrkRun } from './lib/wrk.ts';
 
 const TARGETS = {
   cacheOverFile: 0.8,
@@ -55,9 +61,11 @@ const TARGETS = {
   studioFirstMs: 100,
 } as const;
 const CONFIG = {
-  rounds: envInt('BENCH_ROUNDS', 4),
-  pageSeconds: envInt('BENCH_SECONDS', 12),
-  warmupSeconds: 3,
+  rounds: envInt('BENCH_ROUNDS', 3),
+  pageSeconds: envInt('BENCH_SECONDS', 5),
+  warmupSeconds: 2,
+  wrkThreads: 2,
+  wrkConnections: envInt('BENCH_WRK_CONNECTIONS', 64),
   submitSeconds: envInt('BENCH_SUBMIT_SECONDS', 8),
   connections: envInt('BENCH_CONNECTIONS', 50),
   edits: envInt('BENCH_EDITS', 20),
@@ -67,6 +75,11 @@ const CONFIG = {
 /** High enough that no submission of the run is refused: the bench measures the store, not the limiter. */
 const NO_RATE_LIMIT = { RATE_LIMIT_MAX: '1000000000', RATE_LIMIT_SITE_MAX: '1000000000' };
 const SUBJECT_PREFIX = 'bench ';
+/** The Accept-Encoding of each page-view comparison: as Chrome asks (brotli), then gzip and none. */
+const ENCODINGS = { br: BROWSER_ACCEPT_ENCODING, gzip: 'gzip', identity: 'identity' } as const;
+type Encoding = keyof typeof ENCODINGS;
+const WRK = `wrk -t${CONFIG.wrkThreads} -c${CONFIG.wrkConnections}`;
+const AUTOCANNON = `autocannon -c${CONFIG.connections}`;
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
@@ -104,7 +117,7 @@ async function startServers(dir: string, nginxBin: string) {
     bin: nginxBin,
     runDir: path.join(dir, 'static'),
     port: await freePort(),
-    htmlFile: prerenderedHome(paths),
+    page: await pageCopies(`${stack.url}/`),
   });
   await fixtureBuild(log);
   const fixture = await startAppServer({ NEXT_DIST_DIR: '.next' }, { dir: FIXTURE_DIR });
@@ -119,30 +132,54 @@ async function startServers(dir: string, nginxBin: string) {
   return { servers, studio: studioTimes, stop: () => Promise.all([stack.stop(), bare.stop(), file.stop(), fixture.stop()]) };
 }
 
-/** GET of two pages in alternating rounds, after a warm-up of each. */
-async function comparePages<Side extends string>(urls: Record<Side, string>) {
+/** Page views of two pages with wrk in alternating rounds, after a warm-up of each: each side's best round. */
+async function comparePages<Side extends string>(urls: Record<Side, string>, acceptEncoding: string) {
   const sides = Object.keys(urls) as Side[];
-  for (const side of sides) await pageLoad(urls[side], CONFIG.connections, CONFIG.warmupSeconds);
-  return alternate(CONFIG.rounds, sides, (side) => pageLoad(urls[side], CONFIG.connections, CONFIG.pageSeconds / CONFIG.rounds));
+  const load = (side: Side, seconds: number) =>
+    wrk(urls[side], {
+      threads: CONFIG.wrkThreads,
+      connections: CONFIG.wrkConnections,
+      seconds,
+      headers: { accept: 'text/html', 'accept-encoding': acceptEncoding },
+    });
+  for (const side of sides) await load(side, CONFIG.warmupSeconds);
+  const runs = await alternate(CONFIG.rounds, sides, (side) => load(side, CONFIG.pageSeconds));
+  return Object.fromEntries(sides.map((side) => [side, best(runs[side])])) as Record<Side, WrkRun>;
 }
 
-/** Support submissions through the cache and to the bare server, in alternating rounds, each round its own subjects. */
+/** `/` through the cache and from the files, in each encoding. */
+async function compareEncodings(servers: Servers) {
+  const results = {} as Record<Encoding, { cache: WrkRun; file: WrkRun }>;
+  for (const encoding of Object.keys(ENCODINGS) as Encoding[]) {
+    log(`/ through the cache and from the files, Accept-Encoding: ${ENCODINGS[encoding]}`);
+    results[encoding] = await comparePages({ cache: `${servers.stack}/`, file: `${servers.file}/` }, ENCODINGS[encoding]);
+  }
+  return results;
+}
+
+/**
+ * Support submissions through the cache and to the bare server, in alternating rounds, each round its
+ * own subjects; with autocannon's CPU time (it runs in this process) over the wall time.
+ */
 async function compareSubmissions(servers: Servers) {
   let round = 0;
   const origins = { cache: servers.stack, bare: servers.bare };
-  return alternate(CONFIG.rounds, ['cache', 'bare'] as const, (side) =>
+  const [cpuBefore, started] = [process.cpuUsage(), performance.now()];
+  const runs = await alternate(CONFIG.rounds, ['cache', 'bare'] as const, (side) =>
     submissionLoad(origins[side], `${SUBJECT_PREFIX}${side} ${++round} #`, CONFIG.connections, CONFIG.submitSeconds / CONFIG.rounds),
   );
+  const cpu = process.cpuUsage(cpuBefore);
+  const clientShare = round2((cpu.user + cpu.system) / 1000 / (performance.now() - started));
+  return { cache: combine(runs.cache), bare: combine(runs.bare), clientShare };
 }
 
 /** Every measurement, with the servers up only for them: the stores are read after they stopped. */
 async function measure(dir: string, nginxBin: string) {
   const { servers, studio, stop } = await startServers(dir, nginxBin);
   try {
-    log('/ through the cache and from the file');
-    const pages = await comparePages({ cache: `${servers.stack}/`, file: `${servers.file}/` });
+    const pages = await compareEncodings(servers);
     log('/ on the bare server and the plain page of the same bytes');
-    const bare = await comparePages({ site: `${servers.bare}/`, sameBytes: `${servers.fixture}/same-bytes` });
+    const bare = await comparePages({ site: `${servers.bare}/`, sameBytes: `${servers.fixture}/same-bytes` }, BROWSER_ACCEPT_ENCODING);
     log('submissions through the cache and to the bare server');
     const submissions = await compareSubmissions(servers);
     log(`Lighthouse, ${CONFIG.lighthouseRuns} runs per page`);
@@ -181,16 +218,16 @@ async function storedRows(dir: string) {
 type Results = Awaited<ReturnType<typeof measure>> & { stored: Awaited<ReturnType<typeof storedRows>> };
 
 const ms = (value: number | null | undefined) => (value == null ? 'n/a' : `${round(value)} ms`);
-const load = (run: Combined) =>
-  `${run.perSecond} req/s, p99 ${ms(run.p99Ms)}${run.errors + run.refused ? `, ${run.errors + run.refused} failed` : ''}`;
-const ratio = (a: Combined, b: Combined) => round(a.perSecond / b.perSecond, 2) ?? 0;
-/** How one side's requests per second compare with the other's, against the least the target allows. */
-const ratioRow = (label: string, a: Combined, b: Combined, target: number) => [
-  label,
-  `${ratio(a, b)}×`,
-  `>= ${target}×`,
-  verdict(ratio(a, b) >= target),
-];
+const percent = (share: number) => `${Math.round(share * 100)} %`;
+const round2 = (value: number) => round(value, 2) ?? 0;
+/** A wrk row's result: its best round, and how busy wrk's threads were (CLIENT-BOUND: wrk was the limit). */
+const view = (run: WrkRun) =>
+  `${run.perSecond} req/s, p99 ${ms(run.p99Ms)}${run.failed ? `, ${run.failed} failed` : ''}; wrk CPU ${percent(run.clientShare)}${
+    clientBound(run) ? ' CLIENT-BOUND' : ''
+  }`;
+const ratio = (a: { perSecond: number }, b: { perSecond: number }) => round2(a.perSecond / b.perSecond);
+/** A ratio row: a side that wrk could not push to its limit makes the ratio say less. */
+const ratioResult = (a: WrkRun, b: WrkRun) => `${ratio(a, b)}×${clientBound(a) || clientBound(b) ? ' (a side is client-bound)' : ''}`;
 
 /**
  * Accepted requests without a row are lost. Rows without an accepted answer are expected up to one per
@@ -203,6 +240,7 @@ function submissionRow(label: string, side: Combined, stored: number) {
   const result = `${side.perSecond}/s; accepted ${side.ok}, stored ${stored}: lost ${lost}${open ? `, ${open} open at the end` : ''}`;
   return [
     label,
+    AUTOCANNON,
     result,
     `lost ${TARGETS.lost}, open <= ${CONFIG.connections * CONFIG.rounds}`,
     verdict(lost === TARGETS.lost && open <= CONFIG.connections * CONFIG.rounds),
@@ -216,42 +254,82 @@ function lighthouseRows(lighthouse: Results['lighthouse']) {
     return `${performance} (TBT ${ms(tbtMs)}, LCP ${ms(lcpMs)})`;
   };
   return [
-    ...PAGES.map((page) => [`  Lighthouse ${page}`, figures(page), `>= ${floor}`, verdict((lighthouse[page].performance ?? 0) >= floor)]),
-    ['  Lighthouse, the one-heading Next page', figures('heading'), '', ''],
+    ...PAGES.map((page) => [
+      `  Lighthouse ${page}`,
+      'Lighthouse',
+      figures(page),
+      `>= ${floor}`,
+      verdict((lighthouse[page].performance ?? 0) >= floor),
+    ]),
+    ['  Lighthouse, the one-heading Next page', 'Lighthouse', figures('heading'), '', ''],
     // For scale: what a Next page of the site's bytes, with none of its components, scores at the same time.
-    ['  Lighthouse, the plain Next page of the same bytes', figures('sameBytes'), '', ''],
+    ['  Lighthouse, the plain Next page of the same bytes', 'Lighthouse', figures('sameBytes'), '', ''],
   ];
+}
+
+/** `/` through the cache against the files, per encoding; the target holds for each. */
+function pageRows(pages: Results['pages']) {
+  return (Object.keys(ENCODINGS) as Encoding[]).flatMap((encoding) => {
+    const { cache, file } = pages[encoding];
+    const asked = `Accept-Encoding: ${ENCODINGS[encoding]}`;
+    return [
+      [`/ through the cache, ${asked}`, WRK, view(cache), '', ''],
+      [`/ as files compressed once (nginx), ${asked}`, WRK, view(file), '', ''],
+      [
+        '  cache / files',
+        WRK,
+        ratioResult(cache, file),
+        `>= ${TARGETS.cacheOverFile}×`,
+        verdict(ratio(cache, file) >= TARGETS.cacheOverFile),
+      ],
+    ];
+  });
 }
 
 function deployedRows({ pages, publish, submissions, stored, studio }: Results) {
   return [
-    ['/ through the cache', load(pages.cache), '', ''],
-    ['/ as a file from disk (nginx)', load(pages.file), '', ''],
-    ratioRow('  cache / file', pages.cache, pages.file, TARGETS.cacheOverFile),
+    ...pageRows(pages),
     [
       'publish → visible through the cache',
+      'node fetch',
       `median ${ms(publish.medianMs)}, worst ${ms(publish.worstMs)} (${publish.edits} edits)`,
       `worst <= ${TARGETS.publishWorstMs} ms`,
       verdict(publish.worstMs !== null && publish.worstMs <= TARGETS.publishWorstMs),
     ],
     submissionRow('submissions through the cache', submissions.cache, stored.cache),
     submissionRow('submissions to the bare server', submissions.bare, stored.bare),
-    ratioRow('  cache / bare', submissions.cache, submissions.bare, TARGETS.submissionsCacheOverBare),
+    [
+      '  cache / bare',
+      AUTOCANNON,
+      `${ratio(submissions.cache, submissions.bare)}×; autocannon CPU ${percent(submissions.clientShare)}${
+        submissions.clientShare >= 0.9 ? ' CLIENT-BOUND' : ''
+      }`,
+      `>= ${TARGETS.submissionsCacheOverBare}×`,
+      verdict(ratio(submissions.cache, submissions.bare) >= TARGETS.submissionsCacheOverBare),
+    ],
     [
       '/studio first byte, first load after start',
+      'node http',
       `${ms(studio.firstMs)} (status ${studio.status})`,
       `<= ${TARGETS.studioFirstMs} ms`,
       verdict(studio.status === 200 && studio.firstMs <= TARGETS.studioFirstMs),
     ],
-    [`/studio first byte, later loads (median of ${CONFIG.studioLoads})`, ms(studio.laterMedianMs), '', ''],
+    [`/studio first byte, later loads (median of ${CONFIG.studioLoads})`, 'node http', ms(studio.laterMedianMs), '', ''],
   ];
 }
 
 function bareRows({ bare, lighthouse }: Results) {
+  const asked = `Accept-Encoding: ${BROWSER_ACCEPT_ENCODING}`;
   return [
-    ['bare server: /', load(bare.site), '', ''],
-    ['plain Next page of the same bytes', load(bare.sameBytes), '', ''],
-    ratioRow('  / / same bytes', bare.site, bare.sameBytes, TARGETS.bareOverSameBytes),
+    [`bare server: /, ${asked}`, WRK, view(bare.site), '', ''],
+    ['plain Next page of the same bytes', WRK, view(bare.sameBytes), '', ''],
+    [
+      '  / / same bytes',
+      WRK,
+      ratioResult(bare.site, bare.sameBytes),
+      `>= ${TARGETS.bareOverSameBytes}×`,
+      verdict(ratio(bare.site, bare.sameBytes) >= TARGETS.bareOverSameBytes),
+    ],
     ...lighthouseRows(lighthouse),
   ];
 }
@@ -269,7 +347,7 @@ async function main() {
     await rm(dir, { recursive: true, force: true });
   }
   const rows = [...deployedRows(results), ...bareRows(results)];
-  const missed = rows.filter((row) => row[3] === 'MISSED').map((row) => String(row[0]).trim());
+  const missed = rows.filter((row) => row[4] === 'MISSED').map((row) => String(row[0]).trim());
   const machine = `${os.cpus().length} cores, load average ${os
     .loadavg()
     .map((value) => value.toFixed(2))
@@ -277,10 +355,10 @@ async function main() {
   const report = { generatedAt: new Date().toISOString(), machine, config: CONFIG, targets: TARGETS, results, missed };
   await writeFile(path.join(APP_ROOT, 'bench', 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(
-    `bench  ${report.generatedAt}  ${machine}\nautocannon, ${CONFIG.connections} connections, ${CONFIG.rounds} alternating rounds\n\n`,
+    `bench  ${report.generatedAt}  ${machine}\n${CONFIG.rounds} alternating rounds per comparison: page views the best round of ${CONFIG.pageSeconds} s (${WRK}), submissions all rounds (${AUTOCANNON})\n\n`,
   );
   process.stdout.write(
-    `${table([['measure', 'result', 'target', ''], ...rows])}\n\n${missed.length ? `targets missed: ${missed.join('; ')}` : 'all targets met'}\n`,
+    `${table([['measure', 'client', 'result', 'target', ''], ...rows])}\n\n${missed.length ? `targets missed: ${missed.join('; ')}` : 'all targets met'}\n`,
   );
   if (process.argv.includes('--strict') && missed.length) process.exitCode = 1;
 }

@@ -5,7 +5,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { APP_ROOT } from './paths.ts';
@@ -50,10 +50,21 @@ export function brotliModules(bin: string) {
 const BROTLI_TYPES =
   'text/css text/javascript application/javascript application/json image/svg+xml text/plain text/xml application/xml text/x-component';
 
+/**
+ * The line of the template's $enc map for an encoding: the client accepts it when Accept-Encoding
+ * names it without q=0 (any other q counts as yes: only one encoding per client is kept).
+ */
+const acceptsLine = (encoding: 'br' | 'gzip') =>
+  `        "~*(^|,)\\s*${encoding}\\s*(;\\s*q=(1|0\\.\\d*[1-9])[^,]*)?\\s*(,|$)" ${encoding};`;
+
 /** What goes in place of the template's module and brotli placeholders. */
 export function brotliBlocks(modules: { filter: string | null; static: string | null }) {
   const load = [modules.filter, modules.static].filter(Boolean).map((file) => `load_module "${file}";`);
   return {
+    ENCODINGS: [...(modules.filter ? [acceptsLine('br')] : []), acceptsLine('gzip')].join('\n'),
+    // The highest level for the pages the cache keeps (the template says why; gzip's is there).
+    BROTLI_ONCE: modules.filter ? '        brotli_comp_level 11;' : '        # brotli: module not installed',
+    CACHED_BROTLI_OFF: modules.filter ? '            brotli off;' : '            # brotli: module not installed',
     LOAD_MODULES: load.join('\n') || '# brotli: module not installed, gzip only',
     BROTLI: modules.filter
       ? ['    brotli on;', '    brotli_comp_level 5;', '    brotli_min_length 256;', `    brotli_types ${BROTLI_TYPES};`].join('\n')
@@ -89,6 +100,11 @@ export function upstreamServers(appPorts: readonly number[]): string {
   return appPorts.map((port) => `        server 127.0.0.1:${port};`).join('\n');
 }
 
+/** The compress server's socket (deploy/nginx.conf.template), in the run directory. */
+const COMPRESS_SOCKET = 'compress.sock';
+/** sun_path holds 108 bytes, the last a NUL. */
+const MAX_SOCKET_PATH = 107;
+
 type ConfigOptions = { bin: string; runDir: string; listen: string; appPorts: readonly number[]; staticDir: string; refreshSecret: string };
 
 /** Writes the config for a run directory, checks it with `nginx -t` and returns its file. */
@@ -100,6 +116,11 @@ export async function writeConfig({ bin, runDir, listen, appPorts, staticDir, re
   // An empty secret would match every request without the header: every page view would bypass the cache.
   if (!/^[0-9a-f]{32,}$/.test(refreshSecret)) throw new Error('nginx: the cache refresh secret must be 32 or more hex digits');
   for (const dir of ['cache', 'tmp']) await mkdir(path.join(runDir, dir), { recursive: true });
+  const compressSocket = path.join(runDir, COMPRESS_SOCKET);
+  if (Buffer.byteLength(compressSocket) > MAX_SOCKET_PATH)
+    throw new Error(`nginx: the run directory's path is too long for a socket in it (${compressSocket})`);
+  // Left by an nginx that was killed, it would make the listen fail.
+  await rm(compressSocket, { force: true });
   const modules = brotliModules(bin);
   const text = renderConfig(await readFile(TEMPLATE_FILE, 'utf8'), {
     ...brotliBlocks(modules),
@@ -110,6 +131,7 @@ export async function writeConfig({ bin, runDir, listen, appPorts, staticDir, re
     LISTEN: listen,
     UPSTREAM_SERVERS: upstreamServers(appPorts),
     REFRESH_SECRET: refreshSecret,
+    COMPRESS_SOCKET: compressSocket,
   });
   const file = path.join(runDir, 'nginx.conf');
   await writeFile(file, text);

@@ -34,17 +34,17 @@ async function cannon(options: autocannon.Options, accepted?: (status: number, b
 export const pageLoad = (url: string, connections: number, seconds: number) =>
   cannon({ url, connections, duration: seconds, headers: { accept: 'text/html', 'accept-encoding': 'gzip' } });
 
-/** Runs `measure(side)` for each side in each round, in turn, flipping the order each round. */
-export async function alternate<Side extends string>(rounds: number, sides: readonly Side[], measure: (side: Side) => Promise<LoadRun>) {
-  const runs = Object.fromEntries(sides.map((side) => [side, [] as LoadRun[]])) as Record<Side, LoadRun[]>;
+/** Runs `measure(side)` for each side in each round, in turn, flipping the order each round; each side's runs. */
+export async function alternate<Side extends string, Run>(rounds: number, sides: readonly Side[], measure: (side: Side) => Promise<Run>) {
+  const runs = Object.fromEntries(sides.map((side) => [side, [] as Run[]])) as Record<Side, Run[]>;
   for (let turn = 0; turn < rounds; turn++) {
     for (const side of turn % 2 ? [...sides].reverse() : sides) runs[side].push(await measure(side));
   }
-  return Object.fromEntries(sides.map((side) => [side, combine(runs[side])])) as Record<Side, Combined>;
+  return runs;
 }
 
 /** One result from a side's rounds: successes per second over all of them, the median round's p99. */
-function combine(runs: LoadRun[]) {
+export function combine(runs: LoadRun[]) {
   const sum = (key: 'ok' | 'refused' | 'errors' | 'seconds') => runs.reduce((total, run) => total + run[key], 0);
   return {
     ok: sum('ok'),

@@ -5,6 +5,7 @@ import path from 'node:path';
 
 import { expect, test } from '@playwright/test';
 
+import { CACHED_ENCODINGS } from '../../lib/cached-encodings';
 import { PUBLIC_PATHS } from '../../lib/public-pages';
 import { editDocument, postWebhook, seedCopy, WEBHOOK_SECRET } from '../../testkit/dataset.ts';
 import { freePort, memory, sleep } from '../../testkit/processes.ts';
@@ -161,9 +162,13 @@ test("a publish (dataset edit and signed webhook through nginx) reaches the cach
     async () => serve.output().slice(logged).includes(`[app] cache refresh through ${stack.url}: /, /support, /privacy`),
     100,
   );
-  const response = await fetch(`${stack.url}/privacy`);
-  expect(response.headers.get(CACHE_STATUS)).toBe('HIT');
-  expect(await response.text()).toContain(title);
+  // Every encoding's copy (lib/cache-refresh.ts CACHED_ENCODINGS), each answered as stored.
+  for (const encoding of CACHED_ENCODINGS) {
+    const response = await fetch(`${stack.url}/privacy`, { headers: { 'accept-encoding': encoding } });
+    expect(response.headers.get(CACHE_STATUS), encoding).toBe('HIT');
+    expect(response.headers.get('content-encoding') ?? 'identity', encoding).toBe(encoding);
+    expect(await response.text(), encoding).toContain(title);
+  }
   console.log(`publish in the cache at poll ${polls} (${POLL_MS} ms apart) after the webhook answered`);
   const { rssBytes, peakRssBytes } = memory(stack.appPid);
   console.log(`app memory now ${(rssBytes / 2 ** 20).toFixed(0)} MiB resident, peak ${(peakRssBytes / 2 ** 20).toFixed(0)} MiB`);

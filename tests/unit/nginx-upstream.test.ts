@@ -33,11 +33,13 @@ describe('the upstream of deploy/nginx.conf.template', () => {
       LISTEN: '127.0.0.1:8080',
       UPSTREAM_SERVERS: upstreamServers(ports),
       REFRESH_SECRET: 'a'.repeat(32),
+      COMPRESS_SOCKET: '/run/site/compress.sock',
     });
 
   it('is one upstream listing every instance, with idle connections kept to them', async () => {
     const config = await render([3001, 3002, 3003]);
-    const upstreams = [...config.matchAll(/upstream (\w+) \{([^}]*)\}/g)];
+    // The other upstream is nginx's own compress server (one copy per encoding), not an app.
+    const upstreams = [...config.matchAll(/upstream (\w+) \{([^}]*)\}/g)].filter((match) => match[1] !== 'compress');
     expect(upstreams.map((match) => match[1])).toEqual(['app']);
     const servers = upstreams[0]![2]!.split('\n').filter((line) => /^\s*server /.test(line));
     expect(servers.map((line) => line.trim())).toEqual(['server 127.0.0.1:3001;', 'server 127.0.0.1:3002;', 'server 127.0.0.1:3003;']);

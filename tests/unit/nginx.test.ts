@@ -5,9 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
-import { CACHE_REFRESH_HEADER } from '@/lib/cache-refresh';
+import { CACHE_REFRESH_HEADER, refreshCachedPages } from '@/lib/cache-refresh';
+import { CACHED_ENCODINGS } from '@/lib/cached-encodings';
+import { PUBLIC_PATHS } from '@/lib/public-pages';
 
 import { findNginx, INSTALL_HINT, startNginx, writeConfig } from '../../testkit/nginx.ts';
 import { freePort, waitForHttp, type Child } from '../../testkit/processes.ts';
@@ -46,8 +48,8 @@ function answerAsApp(request: http.IncomingMessage, response: http.ServerRespons
     response.end(page());
   };
   if (request.method !== 'GET' || url.startsWith('/api/') || url.startsWith('/studio')) return html(200);
-  const pathname = url.split('?')[0];
-  if (pathname === '/page')
+  const pathname = url.split('?')[0] ?? url;
+  if (pathname === '/page' || (PUBLIC_PATHS as string[]).includes(pathname))
     return html(200, { 'cache-control': PAGE_CACHE_CONTROL, 'content-security-policy': CSP, vary: 'rsc, Accept-Encoding' });
   if (pathname === '/sets-cookie') return html(200, { 'set-cookie': '__prerender_bypass=1; Path=/; HttpOnly' });
   if (pathname === '/private') return html(200, { 'cache-control': 'private, no-cache, no-store, max-age=0, must-revalidate' });
@@ -75,6 +77,34 @@ function request(
 }
 
 const asApp = (pathname: string) => seen.filter((entry) => entry.url === pathname);
+
+/** The body as the client reads it, whatever its Content-Encoding. */
+function decoded({ headers, body }: Answer) {
+  if (headers['content-encoding'] === 'br') return brotliDecompressSync(body).toString();
+  if (headers['content-encoding'] === 'gzip') return gunzipSync(body).toString();
+  expect(headers['content-encoding']).toBeUndefined();
+  return body.toString();
+}
+
+/** How browsers and other clients ask, and the copy each gets (its Content-Encoding). */
+const CLIENTS = [
+  { acceptEncoding: 'gzip, deflate, br, zstd', encoding: 'br' },
+  { acceptEncoding: 'gzip, deflate', encoding: 'gzip' },
+  { acceptEncoding: 'identity', encoding: undefined },
+] as const;
+
+/** Headers that differ between two answers of the same page: when and how it was sent. */
+const PER_ANSWER = new Set(['date', 'content-length', 'content-encoding', 'transfer-encoding', 'etag', CACHE_STATUS]);
+const lasting = (headers: http.IncomingHttpHeaders) =>
+  Object.fromEntries(Object.entries(headers).filter(([name]) => !PER_ANSWER.has(name)));
+
+/** Stores every encoding's copy of `pathname` now, as a publish's refresh does. */
+const storeEveryEncoding = (pathname: string) =>
+  Promise.all(
+    CACHED_ENCODINGS.map((encoding) =>
+      request(pathname, { headers: { [CACHE_REFRESH_HEADER]: REFRESH_SECRET, 'accept-encoding': encoding } }),
+    ),
+  );
 
 /** Stores the current page now, so that a test has the copy's whole lifetime (one second or more). */
 const storeFresh = () => request('/page', { headers: { [CACHE_REFRESH_HEADER]: REFRESH_SECRET } });
@@ -111,6 +141,11 @@ beforeAll(async () => {
   await waitForHttp(`${origin}/_next/static/chunks/a.js`, { child: nginx, timeoutMs: 10_000 });
 }, 30_000);
 
+afterEach(() => {
+  vi.unstubAllEnvs();
+  vi.restoreAllMocks();
+});
+
 afterAll(async () => {
   await nginx?.stop({ signal: 'SIGQUIT' });
   for (const socket of sockets) socket.destroy();
@@ -121,38 +156,81 @@ afterAll(async () => {
 describe('nginx in front of the app (deploy/nginx.conf.template)', () => {
   it('replaces a forged client address with its own view, keeps Host with its port and asks the app for plain bytes', async () => {
     seen = [];
-    await request('/api/echo', {
-      headers: { 'x-forwarded-for': '203.0.113.7, 198.51.100.1', 'x-real-ip': '203.0.113.7', 'accept-encoding': 'gzip, br' },
-    });
-    const [forwarded] = asApp('/api/echo');
-    expect(forwarded?.headers['x-forwarded-for']).toBe('127.0.0.1');
-    expect(forwarded?.headers['x-real-ip']).toBe('127.0.0.1');
-    expect(forwarded?.headers.host).toBe(new URL(origin).host);
-    expect(forwarded?.headers['x-forwarded-host']).toBe(new URL(origin).host);
-    expect(forwarded?.headers['accept-encoding']).toBeUndefined();
+    // /api/ goes straight to the app; a page through the compress server: the app sees the same.
+    for (const pathname of ['/api/echo', '/page?forwarded']) {
+      await request(pathname, {
+        headers: { 'x-forwarded-for': '203.0.113.7, 198.51.100.1', 'x-real-ip': '203.0.113.7', 'accept-encoding': 'gzip, br' },
+      });
+      const [forwarded] = asApp(pathname);
+      expect(forwarded?.headers['x-forwarded-for'], pathname).toBe('127.0.0.1');
+      expect(forwarded?.headers['x-real-ip'], pathname).toBe('127.0.0.1');
+      expect(forwarded?.headers.host, pathname).toBe(new URL(origin).host);
+      expect(forwarded?.headers['x-forwarded-host'], pathname).toBe(new URL(origin).host);
+      expect(forwarded?.headers['accept-encoding'], pathname).toBeUndefined();
+    }
   });
 
-  it('serves a page from the cache after one request to the app, with its headers, compressed for each client', async () => {
+  it('keeps one copy of a page per encoding, compressed once: each client gets its copy from the cache, headers alike', async () => {
     seen = [];
-    const first = await request('/page');
-    expect(first.status).toBe(200);
-    expect(first.headers[CACHE_STATUS]).toBe('MISS');
-    expect(first.headers['content-security-policy']).toBe(CSP);
+    const answers = [];
+    for (const { acceptEncoding, encoding } of CLIENTS) {
+      const first = await request('/page?variants', { headers: { 'accept-encoding': acceptEncoding } });
+      expect(first.headers[CACHE_STATUS], acceptEncoding).toBe('MISS');
+      const again = await request('/page?variants', { headers: { 'accept-encoding': acceptEncoding, host: 'forged.example' } });
+      expect(again.headers[CACHE_STATUS], acceptEncoding).toBe('HIT');
+      for (const answer of [first, again]) {
+        expect(answer.status).toBe(200);
+        expect(answer.headers['content-encoding'], acceptEncoding).toBe(encoding);
+        expect(decoded(answer), acceptEncoding).toBe(page());
+        expect(answer.headers['content-security-policy']).toBe(CSP);
+        expect(answer.headers.vary, acceptEncoding).toMatch(/accept-encoding/i);
+      }
+      // The stored bytes, as they were compressed the first time.
+      expect(again.body.equals(first.body), acceptEncoding).toBe(true);
+      answers.push(first, again);
+    }
+    // The same headers (but how and when each was sent) for every encoding, from the app or the cache.
+    for (const answer of answers) expect(lasting(answer.headers)).toEqual(lasting(answers[0]!.headers));
+    expect(asApp('/page?variants')).toHaveLength(CLIENTS.length);
+    expect(asApp('/page?variants').every((entry) => entry.headers['accept-encoding'] === undefined)).toBe(true);
+  });
 
-    const gzip = await request('/page', { headers: { 'accept-encoding': 'gzip' } });
-    expect(gzip.headers[CACHE_STATUS]).toBe('HIT');
-    expect(gzip.headers['content-encoding']).toBe('gzip');
-    expect(gunzipSync(gzip.body).toString()).toBe(first.body.toString());
-    const brotli = await request('/page', { headers: { 'accept-encoding': 'gzip, br', host: 'forged.example' } });
-    expect(brotli.headers[CACHE_STATUS]).toBe('HIT');
-    expect(brotli.headers['content-encoding']).toBe('br');
-    expect(brotliDecompressSync(brotli.body).toString()).toBe(first.body.toString());
-    expect(brotli.headers['content-security-policy']).toBe(CSP);
-    expect(asApp('/page')).toHaveLength(1);
+  it('answers every way of saying Accept-Encoding from one of the copies, without asking the app again', async () => {
+    await storeEveryEncoding('/page');
+    seen = [];
+    for (const [acceptEncoding, encoding] of [
+      ['br', 'br'],
+      ['zstd, BR;q=0.5', 'br'],
+      ['br;q=0, gzip', 'gzip'],
+      ['gzip;q=1.0', 'gzip'],
+      ['gzip;q=0', undefined],
+      ['deflate', undefined],
+      ['', undefined],
+      ...CLIENTS.map((client): [string, string | undefined] => [client.acceptEncoding, client.encoding]),
+    ] as [string, string | undefined][]) {
+      const answer = await request('/page', { headers: { 'accept-encoding': acceptEncoding } });
+      expect(answer.headers[CACHE_STATUS], acceptEncoding).toBe('HIT');
+      expect(answer.headers['content-encoding'], acceptEncoding).toBe(encoding);
+      expect(decoded(answer), acceptEncoding).toBe(page());
+    }
+    expect(asApp('/page')).toHaveLength(0);
+  });
 
-    // Another query string is another entry: the app answers it once.
-    expect((await request('/page?utm=1')).headers[CACHE_STATUS]).toBe('MISS');
-    expect((await request('/page?utm=1')).headers[CACHE_STATUS]).toBe('HIT');
+  it('answers HEAD from the copy of its encoding, and a HEAD that misses stores the whole page', async () => {
+    seen = [];
+    const miss = await request('/page?head', { method: 'HEAD', headers: { 'accept-encoding': 'gzip, br' } });
+    expect(miss.status).toBe(200);
+    expect(miss.headers[CACHE_STATUS]).toBe('MISS');
+    expect(miss.headers['content-encoding']).toBe('br');
+    expect(miss.body).toHaveLength(0);
+    const hit = await request('/page?head', { method: 'HEAD', headers: { 'accept-encoding': 'gzip, br' } });
+    expect(hit.headers[CACHE_STATUS]).toBe('HIT');
+    expect(hit.headers['content-encoding']).toBe('br');
+    expect(hit.body).toHaveLength(0);
+    const get = await request('/page?head', { headers: { 'accept-encoding': 'gzip, br' } });
+    expect(get.headers[CACHE_STATUS]).toBe('HIT');
+    expect(decoded(get)).toBe(page());
+    expect(asApp('/page?head').map((entry) => entry.method)).toEqual(['GET']);
   });
 
   it('never stores an answer that sets a cookie or is private, and never answers draft mode, RSC or actions from the cache', async () => {
@@ -165,10 +243,14 @@ describe('nginx in front of the app (deploy/nginx.conf.template)', () => {
       expect(asApp(pathname), pathname).toHaveLength(2);
     }
     for (const headers of [{ cookie: '__prerender_bypass=abc' }, { rsc: '1' }, { 'next-action': 'abc' }] as Record<string, string>[]) {
-      const answer = await request('/page', { headers });
-      expect(answer.headers[CACHE_STATUS], JSON.stringify(headers)).toBe('BYPASS');
+      const answer = await request('/page', { headers: { ...headers, 'accept-encoding': 'gzip' } });
+      expect(answer.headers[CACHE_STATUS], JSON.stringify(headers)).toBeUndefined();
+      // Compressed for this request, as the client asked.
+      expect(answer.headers['content-encoding'], JSON.stringify(headers)).toBe('gzip');
+      expect(decoded(answer)).toBe(page());
     }
     expect(asApp('/page')).toHaveLength(3);
+    expect(asApp('/page').every((entry) => entry.headers['accept-encoding'] === undefined)).toBe(true);
     // What they got was not stored: a visitor still gets the cached page.
     expect((await request('/page')).headers[CACHE_STATUS]).toBe('HIT');
   });
@@ -221,6 +303,26 @@ describe('nginx in front of the app (deploy/nginx.conf.template)', () => {
     expect(asApp('/page')).toHaveLength(1);
   });
 
+  it("a publish's refresh (lib/cache-refresh.ts) takes every public page in every encoding from the app again", async () => {
+    vi.stubEnv('CACHE_REFRESH_URL', origin);
+    vi.stubEnv('CACHE_REFRESH_SECRET', REFRESH_SECRET);
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    for (const pathname of PUBLIC_PATHS) await storeEveryEncoding(pathname);
+    version = 'published';
+    seen = [];
+    expect(await refreshCachedPages()).toEqual(PUBLIC_PATHS);
+    expect(seen).toHaveLength(PUBLIC_PATHS.length * CACHED_ENCODINGS.length);
+    seen = [];
+    for (const pathname of PUBLIC_PATHS) {
+      for (const { acceptEncoding } of CLIENTS) {
+        const answer = await request(pathname, { headers: { 'accept-encoding': acceptEncoding } });
+        expect(answer.headers[CACHE_STATUS], `${pathname} ${acceptEncoding}`).toBe('HIT');
+        expect(decoded(answer), `${pathname} ${acceptEncoding}`).toContain('<h1>published</h1>');
+      }
+    }
+    expect(seen).toHaveLength(0);
+  });
+
   it('without a refresh, an edit shows once the one-second copy expires: the request that finds it asks the app', async () => {
     await storeFresh();
     version = 'v3';
@@ -254,16 +356,20 @@ describe('nginx in front of the app (deploy/nginx.conf.template)', () => {
   });
 
   // Last: the scripted app stops for good.
-  it('with the app down, serves the last good page (STALE, 200); what it never had answers 502', async () => {
-    const good = await request('/page');
+  it('with the app down, serves the last good page in every encoding (STALE, 200); what it never had answers 502', async () => {
+    const good = await storeEveryEncoding('/page');
     for (const socket of sockets) socket.destroy();
     await new Promise((resolve) => app.close(resolve));
-    // Past the copy's lifetime, so nginx has to ask the app first.
+    // Past the copies' lifetime, so nginx has to ask the app first.
     await new Promise((resolve) => setTimeout(resolve, 2100));
-    const stale = await request('/page');
-    expect(stale.status).toBe(200);
-    expect(stale.headers[CACHE_STATUS]).toBe('STALE');
-    expect(stale.body.equals(good.body)).toBe(true);
+    for (const [index, encoding] of CACHED_ENCODINGS.entries()) {
+      const stale = await request('/page', { headers: { 'accept-encoding': encoding } });
+      expect(stale.status, encoding).toBe(200);
+      expect(stale.headers[CACHE_STATUS], encoding).toBe('STALE');
+      expect(stale.headers['content-encoding'], encoding).toBe(encoding === 'identity' ? undefined : encoding);
+      expect(stale.body.equals(good[index]!.body), encoding).toBe(true);
+      expect(lasting(stale.headers), encoding).toEqual(lasting(good[index]!.headers));
+    }
     expect((await request('/never-seen')).status).toBe(502);
   });
 });

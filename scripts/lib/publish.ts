@@ -26,7 +26,7 @@ export async function seedCopy(dir: string) {
 }
 
 /** Sets the text of privacy section `index` (wrapping around), written aside and renamed into place. */
-async function setSectionText(file: string, index: number, text: string) {
+export async function setSectionText(file: string, index: number, text: string) {
   const docs = (await readFile(file, 'utf8'))
     .split('\n')
     .filter((line) => line.trim())
@@ -41,7 +41,7 @@ async function setSectionText(file: string, index: number, text: string) {
 }
 
 /** Posts the publish webhook to `origin` (the site, or nginx in front of it); throws unless it answers 2xx. */
-async function postWebhook(origin: string, secret: string, body: object) {
+export async function postWebhook(origin: string, secret: string, body: object) {
   const payload = JSON.stringify(body);
   const signature = await encodeSignatureHeader(payload, Date.now(), secret);
   const response = await fetch(`${origin}/api/revalidate`, {

@@ -1,7 +1,12 @@
+import { fileURLToPath } from 'node:url';
+
 import type { NextConfig } from 'next';
 
 import { MAX_BODY_BYTES } from './lib/http/read-body';
 import { configuredServices, siteHeaders, studioHeaders } from './lib/security-headers';
+
+/** A file of this app by absolute path, as Next wants its cache handlers named. */
+const appFile = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
 
 const asList = (headers: Record<string, string>) => Object.entries(headers).map(([key, value]) => ({ key, value }));
 
@@ -31,8 +36,13 @@ const nextConfig: NextConfig = {
   // Content is cached with 'use cache' (lib/content/fetch.ts) until the publish webhook revalidates its
   // tags; the pages are prerendered from it.
   cacheComponents: true,
-  // PGlite loads its WebAssembly and data files from its own package directory.
-  serverExternalPackages: ['@electric-sql/pglite', 'sanity'],
+  // Both caches, the 'use cache' entries and the prerendered pages: Next's own, unless REDIS_URL is set
+  // when the server starts; then shared by every instance through Redis (lib/cache/, docs/deploying.md).
+  cacheHandler: appFile('./lib/cache/incremental-handler.ts'),
+  cacheHandlers: { default: appFile('./lib/cache/use-cache-handler.ts'), remote: appFile('./lib/cache/use-cache-handler.ts') },
+  // PGlite loads its WebAssembly and data files from its own package directory. ioredis: the webhook
+  // route shares the cache handlers' connection (lib/cache/redis-link.ts), which Node loads unbundled.
+  serverExternalPackages: ['@electric-sql/pglite', 'sanity', 'ioredis'],
   poweredByHeader: false,
   // Next hashes the whole HTML in JavaScript on every request to make an ETag: a fifth of the CPU
   // time of serving a prerendered page (measured with --cpu-prof). Pages carry s-maxage for a CDN,

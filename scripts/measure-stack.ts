@@ -18,12 +18,12 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { freePort, memory, sleep, stopOnSignals, treeRss } from '../testkit/processes.ts';
+import { measurePublishes } from '../testkit/publish-timing.ts';
 import { startStack } from '../testkit/stack.ts';
 import { APP_ROOT } from '../lib/app-root.mjs';
 import { PUBLIC_PATHS } from '../lib/public-pages.ts';
 import { seedCopy } from '../testkit/dataset.ts';
 import { pageLoad, submissionLoad } from './lib/http-load.ts';
-import { publishes } from './lib/publish.ts';
 import { envInt, table } from './lib/report.ts';
 
 const log = (line: string) => process.stderr.write(`[stack] ${line}\n`);
@@ -66,7 +66,7 @@ try {
   sample('after page views', `${views} page views through the cache (${connections} connections)`);
   const submissions = await submissionLoad(stack.url, 'stack ', connections, seconds);
   sample('after submissions', `${submissions.ok} accepted, ${Math.round(submissions.ok / submissions.seconds)} per second`);
-  await publishes({ origin: stack.url, contentFile, secret, edits, log });
+  await measurePublishes({ contentFile, secret, publishTo: stack.url, watch: [stack.url] }, { count: edits, log });
   sample('after publishes', `${edits} edits, each seen through the cache`);
 } finally {
   await stack.stop();

@@ -28,7 +28,7 @@ const refuse = (status: 400 | 401 | 409 | 413, message: WebhookRefusal): Webhook
  * cannot be sent again. Only correctly signed calls get in, so only the secret's holder can add
  * entries; the cap bounds the map even so.
  */
-export class SeenSignatures {
+export class SeenSignatures implements ReplayMemory {
   private readonly expiries = new Map<string, number>();
 
   constructor(private readonly max = 1000) {}
@@ -53,7 +53,16 @@ export class SeenSignatures {
   }
 }
 
-type Options = { seen?: SeenSignatures; now?: number };
+/**
+ * Where accepted signatures are kept: this process's SeenSignatures, or one shared by every instance
+ * (lib/content/replay-memory.ts), which may need a round trip.
+ */
+export type ReplayMemory = {
+  add(signature: string, expiresAt: number, now: number): boolean | Promise<boolean>;
+  forget(signature: string): void | Promise<void>;
+};
+
+type Options = { seen?: ReplayMemory; now?: number };
 
 /**
  * Checks a Sanity webhook call, cheapest refusal first: no secret or no signature header, or a
@@ -83,7 +92,7 @@ export async function verifyWebhook(
     return refuse(REFUSAL_STATUS[body.refusal], body.refusal === 'too-large' ? WEBHOOK_REFUSALS.tooLarge : WEBHOOK_REFUSALS.unreadable);
   const payload = new TextDecoder().decode(body.bytes);
   if (!(await isValidSignature(payload, signature, secret).catch(() => false))) return refuse(401, WEBHOOK_REFUSALS.invalidSignature);
-  if (seen && !seen.add(signature, timestamp + SIGNATURE_WINDOW_MS, now)) return refuse(409, WEBHOOK_REFUSALS.replayed);
+  if (seen && !(await seen.add(signature, timestamp + SIGNATURE_WINDOW_MS, now))) return refuse(409, WEBHOOK_REFUSALS.replayed);
 
   let parsed: unknown;
   try {

@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { configuredServices, siteHeaders, studioHeaders } from '../security-headers';
 import { sanityClientOptions, sanityConfig } from './public';
-import { checkConfiguration, rateLimit, storeFsync, storeTimeoutMs } from './server';
+import { redisLocation } from './redis';
+import { checkConfiguration, rateLimit, redisUrl, storeFsync, storeTimeoutMs } from './server';
 
 /** Every check, each message naming the variable; the start-up itself is tested over HTTP (tests/e2e/faults.spec.ts). */
 afterEach(() => vi.unstubAllEnvs());
@@ -43,6 +44,19 @@ describe('number settings', () => {
     expect(storeFsync()).toBe(false);
     vi.stubEnv('STORE_FSYNC', 'false');
     expect(() => storeFsync()).toThrow('STORE_FSYNC must be "on" or "off", got "false".');
+  });
+});
+
+describe('REDIS_URL', () => {
+  it('is optional, takes redis:// and rediss:// URLs, and refuses anything else without echoing it (it may hold a password)', () => {
+    expect(redisUrl()).toBeUndefined();
+    vi.stubEnv('REDIS_URL', ' rediss://:secret@cache.internal:6380/2 ');
+    expect(redisUrl()).toBe('rediss://:secret@cache.internal:6380/2');
+    expect(redisLocation(redisUrl()!)).toBe('rediss://cache.internal:6380/2');
+    for (const raw of ['http://cache:6379', 'cache:6379', 'redis://', 'not a url :secret@']) {
+      vi.stubEnv('REDIS_URL', raw);
+      expect(() => redisUrl()).toThrow('REDIS_URL must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379.');
+    }
   });
 });
 

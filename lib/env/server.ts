@@ -6,6 +6,9 @@ import path from 'node:path';
 
 import { appPath } from '../app-root.mjs';
 import { pair, sanityConfig, supabaseConfig } from './public';
+import { redisUrl } from './redis';
+
+export { redisUrl };
 
 /**
  * Server-only environment: secrets and local paths. Importing this from a
@@ -148,6 +151,7 @@ export const CONFIG_CHECKS: ReadonlyArray<() => unknown> = [
   cacheRefresh,
   storeTimeoutMs,
   storeFsync,
+  redisUrl,
   // The embedded store and dataset are only used when no hosted backend is configured.
   () => (supabaseConfig() ? undefined : checkDataDirWritable()),
   () => (sanityConfig() ? undefined : checkContentFileReadable()),

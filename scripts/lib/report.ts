@@ -27,12 +27,7 @@ export function writeMeasure(report: string, seconds: number) {
 }
 
 /** The middle value (the mean of the two middle ones for an even count); null for none. */
-export function median(values: (number | null | undefined)[]): number | null {
-  const sorted = values.filter((value): value is number => typeof value === 'number' && Number.isFinite(value)).sort((a, b) => a - b);
-  if (!sorted.length) return null;
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
+export { median } from '../../testkit/stats.ts';
 
 /** `value` rounded to `digits` decimals; null stays null. */
 export const round = (value: number | null | undefined, digits = 1) => (value == null ? null : Number(value.toFixed(digits)));

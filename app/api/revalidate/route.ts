@@ -4,11 +4,12 @@ import { after } from 'next/server';
 import { refreshCachedPages } from '@/lib/cache-refresh';
 import { publishProblems } from '@/lib/content/publish-check';
 import { tagsForDocumentType } from '@/lib/content/tags';
-import { SeenSignatures, verifyWebhook, type WebhookRefusal } from '@/lib/content/webhook';
+import { replayMemory } from '@/lib/content/replay-memory';
+import { verifyWebhook, type WebhookRefusal } from '@/lib/content/webhook';
 import { revalidateSecret } from '@/lib/env/server';
 import { createRefusalLog } from '@/lib/http/refusal-log';
 
-const seen = new SeenSignatures();
+const seen = replayMemory();
 const logRefusal = createRefusalLog<WebhookRefusal>('POST /api/revalidate');
 
 /** Sanity's publish webhook (projection {_type, _id}): refreshes the pages that show the changed document. */
@@ -24,7 +25,7 @@ export async function POST(request: Request) {
   // pages keep their last good version until a fixed publish comes.
   const problems = (await Promise.all(tags.map(publishProblems))).flat();
   if (problems.length > 0) {
-    seen.forget(result.signature);
+    await seen.forget(result.signature);
     console.error(
       `POST /api/revalidate: publish of ${result.type} not applied; the content cannot be rendered:\n  ${problems.join('\n  ')}`,
     );

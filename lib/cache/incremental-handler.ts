@@ -1,0 +1,96 @@
+/**
+ * The cache of the prerendered pages (next.config.ts cacheHandler). Without REDIS_URL it is Next's own
+ * (memory, then the build's files and the disk). With it, that same cache stays in front and Redis
+ * stands behind it: a page one instance rendered after a publish serves the others, and before any
+ * read the instance takes in the revalidations the others made (shared-tags.ts), which is how a
+ * publish sent to one instance reaches every one. With Redis down, Next's own cache goes on alone.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+import type { CacheHandler, CacheHandlerContext, CacheHandlerValue } from 'next/dist/server/lib/incremental-cache';
+import type FileSystemCacheClass from 'next/dist/server/lib/incremental-cache/file-system-cache';
+
+import { loadEntry, sharedCache, storeEntry, ttlSeconds, type SharedCache } from './shared-cache.ts';
+import { nextTags } from './shared-tags.ts';
+
+const require = createRequire(import.meta.url);
+const FileSystemCache = (require('next/dist/server/lib/incremental-cache/file-system-cache.js') as { default: typeof FileSystemCacheClass })
+  .default;
+
+type GetContext = Parameters<CacheHandler['get']>[1];
+type SetContext = Parameters<CacheHandler['set']>[2];
+
+/** Where Next puts a page's tags (its 'use cache' tags and the path's own), as in its file-system cache. */
+const TAGS_HEADER = 'x-next-cache-tags';
+
+function tagsOf(entry: CacheHandlerValue, ctx: GetContext): string[] {
+  const header = (entry.value as { headers?: Record<string, unknown> } | null)?.headers?.[TAGS_HEADER];
+  if (typeof header === 'string') return header.split(',');
+  const fetchContext = ctx as { tags?: string[]; softTags?: string[] };
+  return [...(fetchContext.tags ?? []), ...(fetchContext.softTags ?? [])];
+}
+
+const outdated = (entry: CacheHandlerValue, ctx: GetContext) => nextTags.areTagsExpired(tagsOf(entry, ctx), entry.lastModified);
+
+/** Pages are named by route, not by build: each build's entries are kept apart. */
+const buildIds = new Map<string, string>();
+function buildIdOf(serverDistDir: string): string {
+  let id = buildIds.get(serverDistDir);
+  if (id === undefined) {
+    id = readFileSync(path.join(serverDistDir, '..', 'BUILD_ID'), 'utf8').trim();
+    buildIds.set(serverDistDir, id);
+  }
+  return id;
+}
+
+/** Next makes one per request, as it does its own. */
+export class SharedIncrementalCache implements CacheHandler {
+  private readonly local: FileSystemCacheClass;
+  private readonly prefix: string;
+  private readonly shared: SharedCache;
+
+  constructor(ctx: CacheHandlerContext, shared: SharedCache = sharedCache()!) {
+    this.shared = shared;
+    this.local = new FileSystemCache(ctx as ConstructorParameters<typeof FileSystemCacheClass>[0]);
+    this.prefix = `page:${buildIdOf(ctx.serverDistDir!)}:`;
+  }
+
+  async get(cacheKey: string, ctx: GetContext): Promise<CacheHandlerValue | null> {
+    await this.shared.tags.refresh();
+    const local = await this.local.get(cacheKey, ctx);
+    if (local && !outdated(local, ctx)) return local;
+    const stored = await loadEntry<CacheHandlerValue>(this.shared, this.prefix + cacheKey);
+    if (!stored || outdated(stored, ctx) || (local && stored.lastModified <= local.lastModified)) return local;
+    // Kept in front, so the next read of this page does not go to Redis (fetch entries are not this site's).
+    if ((ctx.kind as string) !== 'FETCH' && stored.value) {
+      const { isFallback, isRoutePPREnabled } = ctx as { isFallback?: boolean; isRoutePPREnabled?: boolean };
+      await this.local.set(cacheKey, stored.value, { cacheControl: stored.cacheControl, isFallback, isRoutePPREnabled });
+    }
+    return stored;
+  }
+
+  async set(cacheKey: string, data: CacheHandlerValue['value'], ctx: SetContext): Promise<void> {
+    await this.local.set(cacheKey, data, ctx);
+    if (!data) return;
+    const cacheControl = 'cacheControl' in ctx ? ctx.cacheControl : undefined;
+    const entry: CacheHandlerValue = { lastModified: Date.now(), value: data, cacheControl };
+    const expire = cacheControl?.expire ?? (typeof cacheControl?.revalidate === 'number' ? cacheControl.revalidate : undefined);
+    await storeEntry(this.shared, this.prefix + cacheKey, entry, ttlSeconds(expire));
+  }
+
+  /**
+   * Here only: Next hands the same revalidation to the 'use cache' handler (updateTags), which sends
+   * it to the other instances; sending it twice would cost a second round trip and log line.
+   */
+  async revalidateTag(tags: string | string[], durations?: { expire?: number }): Promise<void> {
+    this.shared.tags.apply(typeof tags === 'string' ? [tags] : tags, durations);
+  }
+
+  resetRequestCache(): void {
+    this.local.resetRequestCache();
+  }
+}
+
+export default sharedCache() ? SharedIncrementalCache : FileSystemCache;

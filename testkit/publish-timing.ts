@@ -1,0 +1,84 @@
+/**
+ * Publishing to several running servers of the embedded dataset, as Sanity would, and timing how long
+ * each takes to show it: edit a privacy section in the dataset file they all read, send the signed
+ * webhook to one of them, poll the page on every one, timed from before the webhook was sent. For tests
+ * (one publish), npm run measure:shared-cache, measure:stack and the bench (twenty).
+ *
+ * Only relative imports with real extensions and packages: plain `node` scripts import this file.
+ */
+import { editDocument, postWebhook } from './dataset.ts';
+import { median } from './stats.ts';
+
+/** The page whose text a publish here changes. */
+export const PUBLISHED_PAGE = '/privacy';
+/** How often a server is asked for the page while waiting (ms). */
+const POLL_MS = 20;
+
+/** Ms from `since` until `origin` serves PUBLISHED_PAGE with `text`, or null if it does not within `limitMs`. */
+export async function visibleAfter(origin: string, text: string, since: number, limitMs: number): Promise<number | null> {
+  for (;;) {
+    const response = await fetch(new URL(PUBLISHED_PAGE, origin)).catch(() => null);
+    const elapsed = performance.now() - since;
+    if (response && (await response.text()).includes(text)) return Math.round(elapsed);
+    if (elapsed > limitMs) return null;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+type Section = { body?: { children?: { text?: string }[] }[] };
+
+/** Sets the text of privacy section `index` (wrapping around). */
+async function setSectionText(file: string, index: number, text: string) {
+  await editDocument(
+    'privacyPolicy',
+    (doc) => {
+      const sections = (doc.sections ?? []) as Section[];
+      const span = sections[index % sections.length]?.body?.[0]?.children?.[0];
+      if (typeof span?.text !== 'string') throw new Error(`privacy section ${index % sections.length} of ${file} has no text span`);
+      span.text = text;
+      doc._updatedAt = new Date().toISOString();
+    },
+    file,
+  );
+}
+
+export type PublishTiming = { visible: Array<number | null>; text: string };
+
+/** One publish of a new privacy text through `publishTo`; per watched server, ms until it shows it (null: not within limitMs). */
+export async function timePublish(
+  { contentFile, secret, publishTo, watch }: { contentFile: string; secret: string; publishTo: string; watch: string[] },
+  limitMs = 2000,
+): Promise<PublishTiming> {
+  // Letters, digits and spaces only, so the text reads the same in the HTML.
+  const text = `Shared publish ${Date.now()} ${Math.random().toString(36).slice(2)}`;
+  await setSectionText(contentFile, 0, text);
+  const since = performance.now();
+  const webhook = await postWebhook(publishTo, { _type: 'privacyPolicy', _id: 'privacyPolicy' }, secret);
+  if (!webhook.ok) throw new Error(`webhook answered ${webhook.status}: ${await webhook.text()}`);
+  const visible = await Promise.all(watch.map((origin) => visibleAfter(origin, text, since, limitMs)));
+  return { visible, text };
+}
+
+/**
+ * `count` publishes, one after another, each timed on every watched server: prints one line per
+ * publish, then the median and worst of "visible on all of them" (a server that never showed one
+ * counts as the limit). Returns those two, in ms.
+ */
+export async function measurePublishes(
+  options: { contentFile: string; secret: string; publishTo: string; watch: string[] },
+  { count = 20, limitMs = 10_000, log = console.log }: { count?: number; limitMs?: number; log?: (line: string) => void } = {},
+): Promise<{ median: number; worst: number; missed: number }> {
+  const all: number[] = [];
+  let missed = 0;
+  for (let i = 1; i <= count; i += 1) {
+    const { visible } = await timePublish(options, limitMs);
+    missed += visible.filter((ms) => ms === null).length;
+    all.push(Math.max(...visible.map((ms) => ms ?? limitMs)));
+    log(
+      `publish ${String(i).padStart(2)}: visible ${visible.map((ms, n) => `#${n + 1} ${ms === null ? 'never' : `${ms} ms`}`).join(', ')}`,
+    );
+  }
+  const result = { median: Math.round(median(all)!), worst: Math.max(...all), missed };
+  log(`visible on all ${options.watch.length}: median ${result.median} ms, worst ${result.worst} ms, ${missed} not within ${limitMs} ms`);
+  return result;
+}

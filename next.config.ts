@@ -38,8 +38,13 @@ const nextConfig: NextConfig = {
   cacheComponents: true,
   // Both caches, the 'use cache' entries and the prerendered pages: Next's own, unless REDIS_URL is set
   // when the server starts; then shared by every instance through Redis (lib/cache/, docs/deploying.md).
-  cacheHandler: appFile('./lib/cache/incremental-handler.ts'),
-  cacheHandlers: { default: appFile('./lib/cache/use-cache-handler.ts'), remote: appFile('./lib/cache/use-cache-handler.ts') },
+  // Not on Vercel (it sets VERCEL=1 for the build): there the platform's own cache is shared already.
+  ...(process.env.VERCEL
+    ? {}
+    : {
+        cacheHandler: appFile('./lib/cache/incremental-handler.ts'),
+        cacheHandlers: { default: appFile('./lib/cache/use-cache-handler.ts'), remote: appFile('./lib/cache/use-cache-handler.ts') },
+      }),
   // PGlite loads its WebAssembly and data files from its own package directory. ioredis: the webhook
   // route shares the cache handlers' connection (lib/cache/redis-link.ts), which Node loads unbundled.
   serverExternalPackages: ['@electric-sql/pglite', 'sanity', 'ioredis'],

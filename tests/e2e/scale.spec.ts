@@ -38,6 +38,8 @@ let contentFile: string;
 let redis: RedisServer;
 let supabase: SupabaseStack;
 let stack: Stack;
+/** What the instances and nginx printed, for a failing test's message. */
+const appLog: string[] = [];
 const secret = randomBytes(16).toString('hex');
 
 /** Sets both tables' limits and starts a new window (no counted row left), so each test counts alone. */
@@ -107,6 +109,7 @@ test.beforeAll(async () => {
     },
     build: 'never',
     log: () => {},
+    forward: (name, line) => void appLog.push(`${name}: ${line}`),
   });
 });
 
@@ -148,7 +151,10 @@ test('the per-address quota holds across instances: posts alternating between th
     );
   }
   const lines = answers.map((answer) => answer.statusText);
-  expect(lines.filter((line) => line === REQUEST_SENT)).toHaveLength(PER_ADDRESS);
+  expect(
+    lines.filter((line) => line === REQUEST_SENT),
+    appLog.slice(-20).join('\n'),
+  ).toHaveLength(PER_ADDRESS);
   expect(lines.filter((line) => line === RATE_LIMITED)).toHaveLength(3 * PER_ADDRESS);
   expect((await storedWith(prefix)).length).toBe(PER_ADDRESS);
 });

@@ -8,6 +8,7 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 import { migrate } from '../supabase/migrate.mjs';
 import { APP_ROOT } from './paths.ts';
+import { startPostgres, type PostgresServer } from './postgres.ts';
 import { freePort, startProcess, waitForHttp, type Child } from './processes.ts';
 
 /**
@@ -75,8 +76,33 @@ async function migratedDatabase(supabaseDir: string, quotas: StackQuotas | null)
   return db;
 }
 
+/** Debian's PostgreSQL with every migration applied (migrate() through psql) and `quotas` set. */
+async function migratedPostgres(supabaseDir: string, quotas: StackQuotas | null): Promise<PostgresServer> {
+  const server = await startPostgres();
+  try {
+    const db = {
+      exec: (sql: string) => server.exec(sql),
+      query: async (sql: string, params?: unknown[]) => ({ rows: await server.query(sql, params) }),
+      // One psql call per statement: a migration file is already one transaction (psql -c).
+      transaction: async <T>(body: (tx: unknown) => Promise<T>) => body(db),
+    };
+    await migrate(db as unknown as PGlite, supabaseDir);
+    if (quotas) {
+      await server.query('update private.quota_limits set site_max = $1, client_max = $2, window_seconds = $3', [
+        quotas.siteMax,
+        quotas.clientMax,
+        quotas.windowSeconds,
+      ]);
+    }
+    return server;
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+}
+
 /** PostgREST over `dbUri`, started and stopped at will, and frozen (SIGSTOP) to play a hung backend. */
-function postgrestProcess(dbUri: string, restPort: number, adminPort: number) {
+function postgrestProcess(dbUri: string, restPort: number, adminPort: number, pool = 1) {
   let postgrest: Child | undefined;
   const env = {
     PGRST_DB_URI: dbUri,
@@ -85,7 +111,7 @@ function postgrestProcess(dbUri: string, restPort: number, adminPort: number) {
     PGRST_SERVER_HOST: '127.0.0.1',
     PGRST_SERVER_PORT: String(restPort),
     PGRST_ADMIN_SERVER_PORT: String(adminPort),
-    PGRST_DB_POOL: '1',
+    PGRST_DB_POOL: String(pool),
     // One shared PGlite session: no named prepared statements that a reconnect could collide with.
     PGRST_DB_PREPARED_STATEMENTS: 'false',
     PGRST_DB_CHANNEL_ENABLED: 'false',
@@ -141,14 +167,17 @@ async function gateway(port: number, restPort: number): Promise<Server> {
   return proxy;
 }
 
+type StackOptions = { port?: number; quotas?: StackQuotas | null; supabaseDir?: string; database?: 'pglite' | 'postgres' };
+
 /**
  * Starts the stack; `port` is the proxy's (the URL the app is given), free ports are picked for the rest.
  * `quotas`: the database's limits (default LIFTED_QUOTAS); null keeps the migration's defaults, as a new
  * Supabase project has them. `supabaseDir`: where bootstrap.sql and migrations/ are (default supabase/).
+ * `database`: 'pglite' (default, in this process) or 'postgres' (Debian's PostgreSQL 15 server, as
+ * Supabase runs, with concurrent connections: testkit/postgres.ts).
  */
-export async function startSupabaseStack(
-  options: { port?: number; quotas?: StackQuotas | null; supabaseDir?: string } = {},
-): Promise<SupabaseStack> {
+export async function startSupabaseStack(options: StackOptions = {}): Promise<SupabaseStack> {
+  if (options.database === 'postgres') return startOnPostgres(options);
   const { quotas = LIFTED_QUOTAS, supabaseDir = path.join(APP_ROOT, 'supabase') } = options;
   const db = await migratedDatabase(supabaseDir, quotas);
   // pglite-socket serves one PGlite session to every client, queueing statements and keeping each
@@ -163,15 +192,38 @@ export async function startSupabaseStack(
     restPort,
     await freePort(),
   );
-  const port = options.port ?? (await freePort());
-  const proxy = await gateway(port, restPort);
+  return withGateway(options.port, restPort, postgrest, {
+    query: async <T>(sql: string, params?: unknown[]) => (await db.query<T>(sql, params)).rows,
+    close: async () => {
+      await socket.stop();
+      await db.close();
+    },
+  });
+}
 
+/** The stack over Debian's PostgreSQL: PostgREST with a pool of 10, as concurrent as the site makes it. */
+async function startOnPostgres(options: StackOptions): Promise<SupabaseStack> {
+  const { quotas = LIFTED_QUOTAS, supabaseDir = path.join(APP_ROOT, 'supabase') } = options;
+  const server = await migratedPostgres(supabaseDir, quotas);
+  const restPort = await freePort();
+  const postgrest = postgrestProcess(`${server.uri('authenticator')}?sslmode=disable`, restPort, await freePort(), 10);
+  return withGateway(options.port, restPort, postgrest, { query: server.query, close: server.close });
+}
+
+/** The gateway in front of PostgREST, PostgREST started; `database.close` runs after both are stopped. */
+async function withGateway(
+  gatewayPort: number | undefined,
+  restPort: number,
+  postgrest: ReturnType<typeof postgrestProcess>,
+  database: Pick<SupabaseStack, 'query' | 'close'>,
+): Promise<SupabaseStack> {
+  const port = gatewayPort ?? (await freePort());
+  const proxy = await gateway(port, restPort);
   async function close() {
     await postgrest.stop();
     proxy.closeAllConnections();
     await new Promise((resolve) => proxy.close(resolve));
-    await socket.stop();
-    await db.close();
+    await database.close();
   }
   try {
     await postgrest.start();
@@ -182,7 +234,7 @@ export async function startSupabaseStack(
   return {
     url: `http://127.0.0.1:${port}`,
     publishableKey: publishableKey(),
-    query: async <T>(sql: string, params?: unknown[]) => (await db.query<T>(sql, params)).rows,
+    query: database.query,
     stopPostgrest: postgrest.stop,
     startPostgrest: postgrest.start,
     pausePostgrest: postgrest.pause,

@@ -36,12 +36,19 @@ const outdated = (entry: CacheHandlerValue, ctx: GetContext) => nextTags.areTags
 
 /** Pages are named by route, not by build: each build's entries are kept apart. */
 const buildIds = new Map<string, string>();
-function buildIdOf(serverDistDir: string): string {
+let lastBuildId: string | undefined;
+/**
+ * Next gives no serverDistDir to the cache it makes for a server action's render (a form posted
+ * without JavaScript, checked in 16.4.6): that one takes the build ID this process has already read.
+ */
+function buildIdOf(serverDistDir: string | undefined): string {
+  if (serverDistDir === undefined) return lastBuildId ?? 'unknown-build';
   let id = buildIds.get(serverDistDir);
   if (id === undefined) {
     id = readFileSync(path.join(serverDistDir, '..', 'BUILD_ID'), 'utf8').trim();
     buildIds.set(serverDistDir, id);
   }
+  lastBuildId = id;
   return id;
 }
 
@@ -54,7 +61,7 @@ export class SharedIncrementalCache implements CacheHandler {
   constructor(ctx: CacheHandlerContext, shared: SharedCache = sharedCache()!) {
     this.shared = shared;
     this.local = new FileSystemCache(ctx as ConstructorParameters<typeof FileSystemCacheClass>[0]);
-    this.prefix = `page:${buildIdOf(ctx.serverDistDir!)}:`;
+    this.prefix = `page:${buildIdOf(ctx.serverDistDir)}:`;
   }
 
   async get(cacheKey: string, ctx: GetContext): Promise<CacheHandlerValue | null> {

@@ -1,0 +1,267 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+import { expect, test } from '@playwright/test';
+
+import { seedCopy } from '../../testkit/dataset.ts';
+import { outcome, postForm, type FormAnswer } from '../../testkit/forms.ts';
+import { LIFTED_QUOTAS, startSupabaseStack, type SupabaseStack } from '../../testkit/postgrest-harness.ts';
+import { freePort } from '../../testkit/processes.ts';
+import { PUBLISHED_PAGE, timePublish } from '../../testkit/publish-timing.ts';
+import { startRedis, type RedisServer } from '../../testkit/redis.ts';
+import { REQUEST_SENT, seedMessage } from '../../testkit/seed-copy.ts';
+import { startStack, type Stack } from '../../testkit/stack.ts';
+import { median } from '../../testkit/stats.ts';
+
+/**
+ * The site scaled out (issue 21): two production instances of the build npm test made (the standalone
+ * server, testkit/stack.ts) behind nginx's one upstream, sharing one redis-server (REDIS_URL) and one
+ * Supabase stand-in: real PostgREST over Debian's real PostgreSQL with the migrations applied, whose
+ * quotas (private.quota_limits) are the only limits that see both instances. All this file's own, on
+ * free ports. Each instance keeps its in-process limiter at the database's per-address quota, so the
+ * quota test shows what that limiter alone would let through: twice the quota.
+ */
+test.describe.configure({ mode: 'serial' });
+
+/** Per address, in each instance's memory (RATE_LIMIT_MAX) and in the database (client_max) alike. */
+const PER_ADDRESS = 3;
+/** How long a publish may take to show before the test calls it missed (the 2 s is measured: npm run measure:publish). */
+const PUBLISH_POLL_LIMIT_MS = 10_000;
+const RATE_LIMITED = seedMessage({ code: 'rateLimited' });
+const SITE_BUSY = seedMessage({ code: 'siteBusy' });
+const RUN = Date.now().toString(36);
+
+let work: string;
+let contentFile: string;
+let redis: RedisServer;
+let supabase: SupabaseStack;
+let stack: Stack;
+/** What the instances and nginx printed, for a failing test's message. */
+const appLog: string[] = [];
+const secret = randomBytes(16).toString('hex');
+
+/** Sets both tables' limits and starts a new window (no counted row left), so each test counts alone. */
+async function setQuotas({ siteMax, clientMax }: { siteMax: number; clientMax: number }) {
+  await supabase.query('update private.quota_limits set site_max = $1, client_max = $2', [siteMax, clientMax]);
+  await supabase.query('delete from private.quota_counters');
+}
+
+const storedWith = async (prefix: string) =>
+  supabase.query<{ subject: string; n: number }>(
+    'select subject, count(*)::int as n from public.support_requests where subject like $1 group by subject',
+    [`${prefix}%`],
+  );
+
+const request = (subject: string) => ({ email: 'scale@example.com', subject, message: `Sent to one of two instances: ${subject}.` });
+
+/** A distinct loopback source for post `n`: nginx forwards it as the client's address. */
+const loopback = (n: number) => `127.1.${Math.floor(n / 250)}.${(n % 250) + 1}`;
+
+/**
+ * `clients` visitors posting through nginx, each post from its own address and with its own subject,
+ * until `until()` says stop; returns the ids that were acknowledged and those that got no answer.
+ */
+function postUntil(prefix: string, clients: number, until: () => boolean) {
+  const acknowledged = new Set<number>();
+  const unanswered: number[] = [];
+  let sent = 0;
+  const done = Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (!until()) {
+        const id = ++sent;
+        const answer = await postForm(stack.url, 'support', request(`${prefix}${id}`), { localAddress: loopback(id) });
+        if (outcome(answer) === 'accepted') acknowledged.add(id);
+        else unanswered.push(id);
+      }
+    }),
+  );
+  return { acknowledged, unanswered, done };
+}
+
+const pagesAnswer = async (origins: string[]) => {
+  for (const origin of origins) {
+    for (const page of ['/', '/support', PUBLISHED_PAGE]) expect((await fetch(origin + page)).status, origin + page).toBe(200);
+  }
+};
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  work = await mkdtemp(path.join(os.tmpdir(), 'scale-e2e-'));
+  contentFile = await seedCopy(work);
+  redis = await startRedis();
+  supabase = await startSupabaseStack({ database: 'postgres' });
+  stack = await startStack({
+    port: await freePort(),
+    instances: 2,
+    runDir: path.join(work, 'run'),
+    env: {
+      ...process.env,
+      REDIS_URL: redis.url,
+      NEXT_PUBLIC_SUPABASE_URL: supabase.url,
+      NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: supabase.publishableKey,
+      DATA_DIR: path.join(work, 'data'),
+      CONTENT_FILE: contentFile,
+      SANITY_REVALIDATE_SECRET: secret,
+      RATE_LIMIT_MAX: String(PER_ADDRESS),
+      RATE_LIMIT_SITE_MAX: '1000000000',
+    },
+    build: 'never',
+    log: () => {},
+    forward: (name, line) => void appLog.push(`${name}: ${line}`),
+  });
+});
+
+test.afterAll(async () => {
+  await stack?.stop();
+  await supabase?.close();
+  await redis?.close();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+test('20 publishes sent through nginx: each is served by both instances and through nginx', async () => {
+  test.setTimeout(300_000);
+  const [a, b] = stack.apps;
+  const watch = [a!.origin, b!.origin, stack.url];
+  await pagesAnswer(watch);
+  const seen: Array<Array<number | null>> = [];
+  for (let publish = 0; publish < 20; publish += 1) {
+    const { visible } = await timePublish({ contentFile, secret, publishTo: stack.url, watch }, PUBLISH_POLL_LIMIT_MS);
+    seen.push(visible);
+  }
+  const worstEach = seen.map((visible) => Math.max(...visible.map((ms) => ms ?? Infinity)));
+  console.log(`publish → visible on app1, app2 and nginx: median ${median(worstEach)} ms, worst ${Math.max(...worstEach)} ms of 20`);
+  expect(
+    seen.filter((visible) => visible.includes(null)),
+    `publishes some server did not show within ${PUBLISH_POLL_LIMIT_MS} ms`,
+  ).toEqual([]);
+});
+
+test('the per-address quota holds across instances: posts alternating between them store the quota, the rest are told "too many"', async () => {
+  test.setTimeout(120_000);
+  await setQuotas({ siteMax: LIFTED_QUOTAS.siteMax, clientMax: PER_ADDRESS });
+  const prefix = `Alternating ${RUN} `;
+  const answers: FormAnswer[] = [];
+  for (let post = 0; post < 4 * PER_ADDRESS; post += 1) {
+    // Straight to each instance, with the header nginx sets (TRUSTED_PROXY_HOPS=1): one client, both instances.
+    const instance = stack.apps[post % 2]!;
+    answers.push(
+      await postForm(instance.origin, 'support', request(`${prefix}${post}`), { headers: { 'x-forwarded-for': '203.0.113.7' } }),
+    );
+  }
+  const lines = answers.map((answer) => answer.statusText);
+  expect(
+    lines.filter((line) => line === REQUEST_SENT),
+    appLog.slice(-20).join('\n'),
+  ).toHaveLength(PER_ADDRESS);
+  expect(lines.filter((line) => line === RATE_LIMITED)).toHaveLength(3 * PER_ADDRESS);
+  expect((await storedWith(prefix)).length).toBe(PER_ADDRESS);
+});
+
+test('the site ceiling holds across instances and for direct PostgREST inserts with the public key', async () => {
+  test.setTimeout(180_000);
+  const CEILING = 20;
+  await setQuotas({ siteMax: CEILING, clientMax: LIFTED_QUOTAS.clientMax });
+  const prefix = `Ceiling ${RUN} `;
+  const throughSite = async (from: number, count: number) => {
+    const lines: string[] = [];
+    for (let post = from; post < from + count; post += 1) {
+      const answer = await postForm(stack.apps[post % 2]!.origin, 'support', request(`${prefix}site ${post}`), {
+        headers: { 'x-forwarded-for': `198.51.100.${post + 1}` },
+      });
+      lines.push(answer.statusText);
+    }
+    return lines;
+  };
+  const direct = async (n: number) => {
+    const response = await fetch(`${supabase.url}/rest/v1/support_requests`, {
+      method: 'POST',
+      headers: {
+        apikey: supabase.publishableKey,
+        authorization: `Bearer ${supabase.publishableKey}`,
+        'content-type': 'application/json',
+        prefer: 'return=minimal',
+        // A direct caller picks its own address: each a new one.
+        'x-forwarded-for': `192.0.2.${n % 250}`,
+      },
+      body: JSON.stringify({ type: 'feedback', ...request(`${prefix}direct ${n}`) }),
+    });
+    return response.status;
+  };
+
+  const before = await throughSite(0, CEILING / 2);
+  const statuses: number[] = [];
+  for (let batch = 0; batch < 300; batch += 10) {
+    statuses.push(...(await Promise.all(Array.from({ length: 10 }, (_, n) => direct(batch + n)))));
+  }
+  const after = await throughSite(CEILING / 2, 6);
+
+  const directStored = statuses.filter((status) => status === 201).length;
+  console.log(
+    `direct inserts with the public key: ${directStored} of 300 stored (ceiling ${CEILING}, ${CEILING / 2} taken by the site first)`,
+  );
+  expect(before.every((line) => line === REQUEST_SENT)).toBe(true);
+  expect(statuses.filter((status) => status !== 201 && status !== 429)).toEqual([]);
+  expect(directStored).toBe(CEILING / 2);
+  expect(after.every((line) => line === SITE_BUSY)).toBe(true);
+  const stored = await storedWith(prefix);
+  expect(stored.length).toBe(CEILING);
+});
+
+test('with Redis stopped mid-run, pages answer on both instances and through nginx, and every accepted request is stored', async () => {
+  test.setTimeout(180_000);
+  await setQuotas(LIFTED_QUOTAS);
+  const prefix = `Redis down ${RUN} #`;
+  let stop = false;
+  const posting = postUntil(prefix, 5, () => stop);
+  await expect.poll(() => posting.acknowledged.size, { timeout: 60_000 }).toBeGreaterThanOrEqual(10);
+  await redis.stop();
+  const acknowledgedBefore = posting.acknowledged.size;
+  try {
+    await pagesAnswer([...stack.apps.map((app) => app.origin), stack.url]);
+    await expect.poll(() => posting.acknowledged.size, { timeout: 60_000 }).toBeGreaterThanOrEqual(acknowledgedBefore + 20);
+  } finally {
+    stop = true;
+    await posting.done;
+    await redis.start();
+  }
+  expect(posting.unanswered, 'posts that were not accepted').toEqual([]);
+  const stored = new Set((await storedWith(prefix)).map((row) => Number(row.subject.slice(prefix.length))));
+  expect(
+    [...posting.acknowledged].filter((id) => !stored.has(id)),
+    'accepted but not stored',
+  ).toEqual([]);
+});
+
+test('with an instance killed (SIGKILL) under posts through nginx, no accepted request is lost or doubled, and pages keep answering', async () => {
+  test.setTimeout(240_000);
+  await setQuotas(LIFTED_QUOTAS);
+  const prefix = `Killed ${RUN} #`;
+  let stop = false;
+  const posting = postUntil(prefix, 10, () => stop);
+  await expect.poll(() => posting.acknowledged.size, { timeout: 60_000 }).toBeGreaterThanOrEqual(30);
+  const victim = stack.apps[1]!;
+  await victim.process.kill();
+  const acknowledgedAtKill = posting.acknowledged.size;
+  // nginx takes the posts to the one left.
+  await expect.poll(() => posting.acknowledged.size, { timeout: 60_000 }).toBeGreaterThanOrEqual(acknowledgedAtKill + 20);
+  stop = true;
+  await posting.done;
+  await pagesAnswer([stack.url]);
+
+  // Each visitor who got no answer sends the same form again, as they would.
+  for (const id of posting.unanswered) {
+    const answer = await postForm(stack.url, 'support', request(`${prefix}${id}`), { localAddress: loopback(id) });
+    expect(outcome(answer), `resubmission of #${id}`).toBe('accepted');
+    posting.acknowledged.add(id);
+  }
+  const rows = await storedWith(prefix);
+  const stored = new Map(rows.map((row) => [Number(row.subject.slice(prefix.length)), row.n]));
+  const lost = [...posting.acknowledged].filter((id) => !stored.has(id));
+  const doubled = [...stored].filter(([, n]) => n > 1).map(([id]) => id);
+  console.log(
+    `killed app2 after ${acknowledgedAtKill} accepted; ${posting.unanswered.length} unanswered and sent again; ${rows.length} stored`,
+  );
+  expect({ lost, doubled }).toEqual({ lost: [], doubled: [] });
+});

@@ -13,8 +13,9 @@
  *     /studio      time to first byte of its first load after the start, and of later loads
  *   bare server (the standalone server `next start` runs for this build)
  *     /            requests/s against a plain Next page of the same bytes (bench/fixture /same-bytes)
- *     Lighthouse   mobile, median of BENCH_LH_RUNS, of each page against the fixture's one-heading page
- *                  (and, for scale, its plain page of the same bytes)
+ *     Lighthouse   mobile, median of BENCH_LH_RUNS, of each page against the fixture's one-heading page,
+ *                  and `/`'s LCP against its plain page of the same bytes (npm run measure:lighthouse
+ *                  runs these rows alone)
  *
  * The two sides of each comparison are up at once and measured in alternating rounds with the same
  * client (autocannon) and settings. Everything runs on 127.0.0.1, on a private copy of the standalone
@@ -37,7 +38,7 @@ import { APP_ROOT } from '../lib/app-root.mjs';
 import { PUBLIC_PATHS as PAGES, type PublicPath } from '../lib/public-pages.ts';
 import { currentBuild, FIXTURE_DIR, fixtureBuild, startNext } from './lib/build.ts';
 import { alternate, firstByteMs, pageLoad, submissionLoad, type Combined } from './lib/http-load.ts';
-import { lighthouseMedians } from './lib/lighthouse.ts';
+import { LIGHTHOUSE_TARGETS, lighthouseMedians, lighthouseRows } from './lib/lighthouse.ts';
 import { publishes, seedCopy } from './lib/publish.ts';
 import { envInt, median, round, table, verdict } from './lib/report.ts';
 import { startStaticNginx } from './lib/static-nginx.ts';
@@ -49,7 +50,7 @@ const TARGETS = {
   submissionsCacheOverBare: 0.9,
   lost: 0,
   bareOverSameBytes: 0.95,
-  lighthouseBelowHeading: 2,
+  lighthouseBelowHeading: LIGHTHOUSE_TARGETS.belowHeading,
   studioFirstMs: 100,
 } as const;
 const CONFIG = {
@@ -197,20 +198,6 @@ function submissionRow(label: string, side: Combined, stored: number) {
     result,
     `lost ${TARGETS.lost}, open <= ${CONFIG.connections * CONFIG.rounds}`,
     verdict(lost === TARGETS.lost && open <= CONFIG.connections * CONFIG.rounds),
-  ];
-}
-
-function lighthouseRows(lighthouse: Results['lighthouse']) {
-  const floor = (lighthouse.heading.performance ?? 0) - TARGETS.lighthouseBelowHeading;
-  const figures = (page: keyof typeof lighthouse) => {
-    const { performance, tbtMs, lcpMs } = lighthouse[page];
-    return `${performance} (TBT ${ms(tbtMs)}, LCP ${ms(lcpMs)})`;
-  };
-  return [
-    ...PAGES.map((page) => [`  Lighthouse ${page}`, figures(page), `>= ${floor}`, verdict((lighthouse[page].performance ?? 0) >= floor)]),
-    ['  Lighthouse, the one-heading Next page', figures('heading'), '', ''],
-    // For scale: what a Next page of the site's bytes, with none of its components, scores at the same time.
-    ['  Lighthouse, the plain Next page of the same bytes', figures('sameBytes'), '', ''],
   ];
 }
 

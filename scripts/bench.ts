@@ -14,8 +14,9 @@
  *     /studio      time to first byte of its first load after the start, and of later loads
  *   bare server (the standalone server `next start` runs for this build)
  *     /            requests/s against a plain Next page of the same bytes (bench/fixture /same-bytes)
- *     Lighthouse   mobile, median of BENCH_LH_RUNS, of each page against the fixture's one-heading page
- *                  (and, for scale, its plain page of the same bytes)
+ *     Lighthouse   mobile, median of BENCH_LH_RUNS, of each page against the fixture's one-heading page,
+ *                  and `/`'s LCP against its plain page of the same bytes (npm run measure:lighthouse
+ *                  runs these rows alone)
  *
  * The two sides of each comparison are up at once and measured in alternating rounds with the same
  * client and settings: page views with wrk (scripts/lib/wrk.ts; C, two threads), best round of each
@@ -45,7 +46,7 @@ import { measurePublishes } from '../testkit/publish-timing.ts';
 import { PUBLIC_PATHS as PAGES, type PublicPath } from '../lib/public-pages.ts';
 import { currentBuild, FIXTURE_DIR, fixtureBuild } from './lib/build.ts';
 import { alternate, combine, firstByteMs, submissionLoad, type Combined } from './lib/http-load.ts';
-import { lighthouseMedians } from './lib/lighthouse.ts';
+import { LIGHTHOUSE_TARGETS, lighthouseMedians, lighthouseRows } from './lib/lighthouse.ts';
 import { envInt, median, round, table, verdict } from './lib/report.ts';
 import { pageCopies, startStaticNginx } from './lib/static-nginx.ts';
 import { readStore } from '../testkit/store.ts';
@@ -57,7 +58,7 @@ const TARGETS = {
   submissionsCacheOverBare: 0.9,
   lost: 0,
   bareOverSameBytes: 0.95,
-  lighthouseBelowHeading: 2,
+  lighthouseBelowHeading: LIGHTHOUSE_TARGETS.belowHeading,
   studioFirstMs: 100,
 } as const;
 const CONFIG = {
@@ -241,26 +242,6 @@ function submissionRow(label: string, side: Combined, stored: number) {
     result,
     `lost ${TARGETS.lost}, open <= ${CONFIG.connections * CONFIG.rounds}`,
     verdict(lost === TARGETS.lost && open <= CONFIG.connections * CONFIG.rounds),
-  ];
-}
-
-function lighthouseRows(lighthouse: Results['lighthouse']) {
-  const floor = (lighthouse.heading.performance ?? 0) - TARGETS.lighthouseBelowHeading;
-  const figures = (page: keyof typeof lighthouse) => {
-    const { performance, tbtMs, lcpMs } = lighthouse[page];
-    return `${performance} (TBT ${ms(tbtMs)}, LCP ${ms(lcpMs)})`;
-  };
-  return [
-    ...PAGES.map((page) => [
-      `  Lighthouse ${page}`,
-      'Lighthouse',
-      figures(page),
-      `>= ${floor}`,
-      verdict((lighthouse[page].performance ?? 0) >= floor),
-    ]),
-    ['  Lighthouse, the one-heading Next page', 'Lighthouse', figures('heading'), '', ''],
-    // For scale: what a Next page of the site's bytes, with none of its components, scores at the same time.
-    ['  Lighthouse, the plain Next page of the same bytes', 'Lighthouse', figures('sameBytes'), '', ''],
   ];
 }
 

@@ -7,7 +7,7 @@ import { cookies, draftMode } from 'next/headers';
 
 import { contentFile } from '@/lib/env/server';
 
-import { queryDataset } from './embedded';
+import { documentProblems, queryDataset } from './embedded';
 import { createLastGood } from './last-good';
 import { live } from './live';
 import { FETCH_TAGS } from './tags';
@@ -20,8 +20,7 @@ type FetchOptions = { perspective: LivePerspective; stega: boolean };
 
 const PUBLISHED: FetchOptions = { perspective: 'published', stega: false };
 
-// The webhook refuses unrenderable content before it refreshes anything (publish-check.ts); this covers
-// what changes between that check and a render.
+// Why this is the only layer that keeps last good content: last-good.ts.
 const withLastGood = createLastGood();
 
 /**
@@ -39,12 +38,17 @@ async function fetchOptions(): Promise<FetchOptions> {
  * The single way the site reads content. Hosted Sanity when configured, otherwise the embedded dataset
  * in content/, both with the same GROQ and tags.
  */
-export async function fetchContent<const Q extends keyof SanityQueries>(query: Q, type: ContentType): Promise<QueryResult<Q>> {
+export async function fetchContent<const Q extends keyof SanityQueries>(query: Q, type: ContentType): Promise<NonNullable<QueryResult<Q>>> {
   const options = await fetchOptions();
+  const load = async () => {
+    const result = await cachedContent(query, type, options);
+    if (result === null) throw new Error(`The ${type} document is missing from the dataset.`);
+    return result as NonNullable<QueryResult<Q>>;
+  };
   // A preview shows what the source says now, failure included; visitors keep the last good version.
-  if (options !== PUBLISHED) return cachedContent(query, type, options);
+  if (options !== PUBLISHED) return load();
   // Outside the cache: a failing source falls back to the last good answer instead of caching the failure.
-  return withLastGood(type, () => cachedContent(query, type, options));
+  return withLastGood(type, load);
 }
 
 /**
@@ -64,5 +68,9 @@ async function cachedContent<const Q extends keyof SanityQueries>(
     const { data } = await live.sanityFetch({ query, params: {}, perspective, stega, tags });
     return data as QueryResult<Q>;
   }
-  return queryDataset<QueryResult<Q>>(contentFile(), query, {}, perspective === 'published' ? 'published' : 'drafts');
+  const file = contentFile();
+  if (perspective !== 'published') return queryDataset<QueryResult<Q>>(file, query, {}, 'drafts');
+  const problems = await documentProblems(file, type);
+  if (problems.length > 0) throw new Error(`${file}: the ${type} document cannot be rendered:\n  ${problems.join('\n  ')}`);
+  return queryDataset<QueryResult<Q>>(file, query, {}, 'published');
 }

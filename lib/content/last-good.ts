@@ -5,7 +5,8 @@
  * cache. By then the content may have changed again, or the source may fail: hosted Sanity answering
  * 5xx or not at all, the embedded file malformed, a document missing or breaking the schema (the
  * embedded source reports that, embedded.ts). Any of these throws from `load`, and this answers with
- * the last answer that was good, so the page keeps its text instead of becoming an error page. Here,
+ * the last answer that was good, so the page keeps its text instead of becoming an error page, and that
+ * answer is cached until the next accepted publish (fetch.ts runs this inside its cached read). Here,
  * above both sources, one memory covers them all; the sources only say what is wrong. Keys are a fixed,
  * small set (one per document type), so the map stays small.
  */

@@ -31,6 +31,9 @@ const nextConfig: NextConfig = {
   // Content is cached with 'use cache' (lib/content/fetch.ts) until the publish webhook revalidates its
   // tags; the pages are prerendered from it.
   cacheComponents: true,
+  // Next's coming default, set so it does not warn at every start. The site's links are plain <a>, so
+  // nothing prefetches either way.
+  partialPrefetching: true,
   // PGlite loads its WebAssembly and data files from its own package directory.
   serverExternalPackages: ['@electric-sql/pglite', 'sanity'],
   poweredByHeader: false,

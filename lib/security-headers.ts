@@ -1,4 +1,4 @@
-import { sanityConfig, supabaseConfig } from './env/public';
+import { isDevelopment, sanityConfig, supabaseConfig } from './env/public';
 
 /**
  * Response headers for every response, built from the configured services so the browser may talk
@@ -6,12 +6,17 @@ import { sanityConfig, supabaseConfig } from './env/public';
  * anyway, and by proxy.ts for the refusals it answers itself.
  */
 
-type Env = { supabaseUrl?: string; sanityProjectId?: string; sanityApiHost?: string };
+type Env = { supabaseUrl?: string; sanityProjectId?: string; sanityApiHost?: string; development?: boolean };
 
 /** The hosted services the browser may reach, from the public environment. */
 export function configuredServices(): Env {
   const sanity = sanityConfig();
-  return { supabaseUrl: supabaseConfig()?.url, sanityProjectId: sanity?.projectId, sanityApiHost: sanity?.apiHost };
+  return {
+    supabaseUrl: supabaseConfig()?.url,
+    sanityProjectId: sanity?.projectId,
+    sanityApiHost: sanity?.apiHost,
+    development: isDevelopment(),
+  };
 }
 
 const policy = (directives: Record<string, string[]>) =>
@@ -44,6 +49,14 @@ function studioApi(services: Env): string[] {
   return [...origin(sanityApiHost), ...origin(`${url.protocol}//${projectId}.${url.host}`)];
 }
 
+/** Scripts: this site's own and inline ones, plus eval() under `next dev` only (React's dev build needs it; production never). */
+const scripts = ({ development }: Env, ...more: string[]) => [
+  "'self'",
+  "'unsafe-inline'",
+  ...more,
+  ...(development ? ["'unsafe-eval'"] : []),
+];
+
 const common = {
   'Strict-Transport-Security': 'max-age=63072000; includeSubDomains',
   'X-Content-Type-Options': 'nosniff',
@@ -58,7 +71,7 @@ export function siteHeaders(services: Env): Record<string, string> {
     // so scripts need 'unsafe-inline' (docs/operations.md, "Security headers").
     'Content-Security-Policy': policy({
       'default-src': ["'self'"],
-      'script-src': ["'self'", "'unsafe-inline'"],
+      'script-src': scripts(services),
       'style-src': ["'self'", "'unsafe-inline'"],
       'img-src': ["'self'", 'data:', 'https://cdn.sanity.io'],
       'font-src': ["'self'"],
@@ -80,7 +93,7 @@ export function studioHeaders(services: Env): Record<string, string> {
     // The Studio loads its runtime from Sanity's CDN and talks to the project's API and auth.
     'Content-Security-Policy': policy({
       'default-src': ["'self'"],
-      'script-src': ["'self'", "'unsafe-inline'", 'https://core.sanity-cdn.com'],
+      'script-src': scripts(services, 'https://core.sanity-cdn.com'),
       'style-src': ["'self'", "'unsafe-inline'"],
       'img-src': [
         "'self'",

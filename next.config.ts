@@ -52,7 +52,8 @@ const nextConfig: NextConfig = {
     proxyClientMaxBodySize: 4 * MAX_BODY_BYTES,
   },
   async headers() {
-    const services = configuredServices();
+    // Next sets NODE_ENV before it loads this file: 'development' under next dev (Next's CSP guide).
+    const services = { ...configuredServices(), development: process.env.NODE_ENV === 'development' };
     return [
       // Every response gets the site's policy; the Studio's own paths then get the one it needs (for the
       // same header the later rule wins). Paths that merely start with "studio" (/studiox) are the site's.

@@ -1,4 +1,4 @@
-import { isDevelopment, sanityConfig, supabaseConfig } from './env/public';
+import { sanityConfig, supabaseConfig } from './env/public';
 
 /**
  * Response headers for every response, built from the configured services so the browser may talk
@@ -6,17 +6,13 @@ import { isDevelopment, sanityConfig, supabaseConfig } from './env/public';
  * anyway, and by proxy.ts for the refusals it answers itself.
  */
 
+/** `development`: under `next dev` (next.config.ts says so), whose React build uses eval() for its debugging features. */
 type Env = { supabaseUrl?: string; sanityProjectId?: string; sanityApiHost?: string; development?: boolean };
 
 /** The hosted services the browser may reach, from the public environment. */
 export function configuredServices(): Env {
   const sanity = sanityConfig();
-  return {
-    supabaseUrl: supabaseConfig()?.url,
-    sanityProjectId: sanity?.projectId,
-    sanityApiHost: sanity?.apiHost,
-    development: isDevelopment(),
-  };
+  return { supabaseUrl: supabaseConfig()?.url, sanityProjectId: sanity?.projectId, sanityApiHost: sanity?.apiHost };
 }
 
 const policy = (directives: Record<string, string[]>) =>

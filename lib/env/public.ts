@@ -7,9 +7,6 @@
 export type SanityConfig = { projectId: string; dataset: string; apiVersion: string; apiHost?: string };
 export type SupabaseConfig = { url: string; publishableKey: string };
 
-/** `next dev`: React's development build, which uses eval() for its debugging features (Next's CSP guide). */
-export const isDevelopment = (): boolean => process.env.NODE_ENV === 'development';
-
 /** The API version every Sanity read and TypeGen run is pinned to. */
 export const SANITY_API_VERSION = '2025-10-01';
 

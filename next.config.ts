@@ -36,6 +36,9 @@ const nextConfig: NextConfig = {
   // Content is cached with 'use cache' (lib/content/fetch.ts) until the publish webhook revalidates its
   // tags; the pages are prerendered from it.
   cacheComponents: true,
+  // Next's coming default, set so it does not warn at every start. The site's links are plain <a>, so
+  // nothing prefetches either way.
+  partialPrefetching: true,
   // Both caches, the 'use cache' entries and the prerendered pages: Next's own, unless REDIS_URL is set
   // when the server starts; then shared by every instance through Redis (lib/cache/, docs/deploying.md).
   // Not on Vercel (it sets VERCEL=1 for the build): there the platform's own cache is shared already.
@@ -68,7 +71,8 @@ const nextConfig: NextConfig = {
     proxyClientMaxBodySize: 4 * MAX_BODY_BYTES,
   },
   async headers() {
-    const services = configuredServices();
+    // Next sets NODE_ENV before it loads this file: 'development' under next dev (Next's CSP guide).
+    const services = { ...configuredServices(), development: process.env.NODE_ENV === 'development' };
     return [
       // Every response gets the site's policy; the Studio's own paths then get the one it needs (for the
       // same header the later rule wins). Paths that merely start with "studio" (/studiox) are the site's.

@@ -254,9 +254,6 @@ export type SiteSettings = {
     siteBusy?: string;
     unreadable?: string;
     failed?: string;
-    crossSite?: string;
-    tooLarge?: string;
-    backToSupport?: string;
   };
   fieldNames?: {
     email?: string;
@@ -470,9 +467,6 @@ export type SETTINGS_QUERY_RESULT = {
     siteBusy?: string;
     unreadable?: string;
     failed?: string;
-    crossSite?: string;
-    tooLarge?: string;
-    backToSupport?: string;
   } | null;
   fieldNames: {
     email?: string;
@@ -592,16 +586,6 @@ export type PRIVACY_POLICY_QUERY_RESULT = {
     title: string | null;
     description: string | null;
   } | null;
-} | null;
-
-// Source: lib/content/queries.ts
-// Variable: REFUSAL_COPY_QUERY
-// Query: *[_type == "siteSettings"][0].formMessages{ crossSite, unreadable, tooLarge, backToSupport }
-export type REFUSAL_COPY_QUERY_RESULT = {
-  crossSite: string | null;
-  unreadable: string | null;
-  tooLarge: string | null;
-  backToSupport: string | null;
 } | null;
 
 // Source: lib/content/queries.ts
@@ -775,9 +759,6 @@ export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
         siteBusy?: string;
         unreadable?: string;
         failed?: string;
-        crossSite?: string;
-        tooLarge?: string;
-        backToSupport?: string;
       };
       fieldNames?: {
         email?: string;
@@ -833,7 +814,6 @@ declare module '@sanity/client' {
     '*[_type == "landingPage"][0]{\n  hero{ headline, text, appStoreLabel, playStoreLabel, scrollLabel },\n  features{ heading, intro, cards[]{ _key, title, text, icon } },\n  experience{ heading, intro, steps[]{ _key, title, text } },\n  faq{ heading, items[]{ _key, question, answer } },\n  stayUpdated{ heading, text, emailLabel, placeholder, buttonLabel, pendingLabel, successMessage },\n  seo{ title, description }\n}': LANDING_PAGE_QUERY_RESULT;
     '*[_type == "supportPage"][0]{\n  heading,\n  intro,\n  cards[]{ _key, title, text, modalTitle, requestType },\n  contact{ heading, text, replyTimeLabel, hoursLabel },\n  form,\n  faqHeading,\n  faq[]{ _key, question, answer },\n  seo{ title, description }\n}': SUPPORT_PAGE_QUERY_RESULT;
     '*[_type == "privacyPolicy"][0]{\n  title,\n  lastUpdated,\n  lastUpdatedLabel,\n  sections[]{ _key, heading, body },\n  seo{ title, description }\n}': PRIVACY_POLICY_QUERY_RESULT;
-    '*[_type == "siteSettings"][0].formMessages{ crossSite, unreadable, tooLarge, backToSupport }': REFUSAL_COPY_QUERY_RESULT;
     '*[_type in $types && !(_id in path("drafts.**"))]': DOCUMENTS_OF_TYPES_QUERY_RESULT;
   }
 }

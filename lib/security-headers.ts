@@ -6,7 +6,8 @@ import { sanityConfig, supabaseConfig } from './env/public';
  * anyway, and by proxy.ts for the refusals it answers itself.
  */
 
-type Env = { supabaseUrl?: string; sanityProjectId?: string; sanityApiHost?: string };
+/** `development`: under `next dev` (next.config.ts says so), whose React build uses eval() for its debugging features. */
+type Env = { supabaseUrl?: string; sanityProjectId?: string; sanityApiHost?: string; development?: boolean };
 
 /** The hosted services the browser may reach, from the public environment. */
 export function configuredServices(): Env {
@@ -44,6 +45,14 @@ function studioApi(services: Env): string[] {
   return [...origin(sanityApiHost), ...origin(`${url.protocol}//${projectId}.${url.host}`)];
 }
 
+/** Scripts: this site's own and inline ones, plus eval() under `next dev` only (React's dev build needs it; production never). */
+const scripts = ({ development }: Env, ...more: string[]) => [
+  "'self'",
+  "'unsafe-inline'",
+  ...more,
+  ...(development ? ["'unsafe-eval'"] : []),
+];
+
 const common = {
   'Strict-Transport-Security': 'max-age=63072000; includeSubDomains',
   'X-Content-Type-Options': 'nosniff',
@@ -58,7 +67,7 @@ export function siteHeaders(services: Env): Record<string, string> {
     // so scripts need 'unsafe-inline' (docs/operations.md, "Security headers").
     'Content-Security-Policy': policy({
       'default-src': ["'self'"],
-      'script-src': ["'self'", "'unsafe-inline'"],
+      'script-src': scripts(services),
       'style-src': ["'self'", "'unsafe-inline'"],
       'img-src': ["'self'", 'data:', 'https://cdn.sanity.io'],
       'font-src': ["'self'"],
@@ -80,7 +89,7 @@ export function studioHeaders(services: Env): Record<string, string> {
     // The Studio loads its runtime from Sanity's CDN and talks to the project's API and auth.
     'Content-Security-Policy': policy({
       'default-src': ["'self'"],
-      'script-src': ["'self'", "'unsafe-inline'", 'https://core.sanity-cdn.com'],
+      'script-src': scripts(services, 'https://core.sanity-cdn.com'),
       'style-src': ["'self'", "'unsafe-inline'"],
       'img-src': [
         "'self'",

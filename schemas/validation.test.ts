@@ -103,7 +103,7 @@ function copyCases(): Case[] {
       `notFound.${field}`,
     ]),
     ...['label', 'heading', 'text', 'retry', 'homeLink'].map((field): [string, string] => ['siteSettings', `errorPage.${field}`]),
-    ...[...MESSAGE_CODES, 'backToSupport'].map((code): [string, string] => ['siteSettings', `formMessages.${code}`]),
+    ...MESSAGE_CODES.map((code): [string, string] => ['siteSettings', `formMessages.${code}`]),
     ...FIELD_NAMES.map((field): [string, string] => ['siteSettings', `fieldNames.${field}`]),
     ...['emailLabel', 'subjectLabel', 'messageLabel', 'cancel', 'send', 'sending', 'sent', 'error', 'success'].map(
       (field): [string, string] => ['supportPage', `form.${field}`],

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { applyPerspective, parseNdjson, queryDataset } from './embedded';
+import { applyPerspective, documentProblems, parseNdjson, queryDataset } from './embedded';
 
 const doc = (fields: Record<string, unknown>) => JSON.stringify(fields);
 
@@ -124,7 +124,8 @@ describe('queryDataset reads the file again after it changes on disk', () => {
   });
 });
 
-describe('queryDataset keeps the last good content', () => {
+// Keeping the last good version is last-good.ts's job; the source only says what is wrong.
+describe('documentProblems names what cannot be rendered', () => {
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'embedded-good-'));
@@ -153,30 +154,29 @@ describe('queryDataset keeps the last good content', () => {
     await utimes(file, later, later);
   };
 
-  it('through a malformed file', async () => {
+  it('a malformed file is an error naming the line, for queries and checks alike', async () => {
     const file = join(dir, 'malformed.ndjson');
     await seedWith(file, (d) => d);
-    const name = await queryDataset(file, NAME, {}, 'published');
+    expect(await documentProblems(file, 'siteSettings')).toEqual([]);
     await writeFile(file, '{"_id": "siteSettings", "_type": \n');
     await bump(file);
-    expect(await queryDataset(file, NAME, {}, 'published')).toBe(name);
+    await expect(queryDataset(file, NAME, {}, 'published')).rejects.toThrow(`${file}:1 is not valid JSON`);
+    await expect(documentProblems(file, 'siteSettings')).rejects.toThrow(`${file}:1 is not valid JSON`);
   });
 
-  it('per document: a broken or missing one keeps its last good version while the others update', async () => {
+  it('per document: a broken or missing one is named while the others render their new text', async () => {
     const file = join(dir, 'documents.ndjson');
-    await seedWith(file, (d) => d);
-    const name = await queryDataset(file, NAME, {}, 'published');
     await seedWith(file, (d) => {
       if (d._type === 'siteSettings') delete d.productName;
       if (d._type === 'landingPage') d.hero.headline = 'A new headline';
       return d;
     });
-    await bump(file);
-    expect(await queryDataset(file, NAME, {}, 'published')).toBe(name);
+    expect((await documentProblems(file, 'siteSettings')).join('\n')).toMatch(/^productName: /);
+    expect(await documentProblems(file, 'landingPage')).toEqual([]);
     expect(await queryDataset(file, HEADLINE, {}, 'published')).toBe('A new headline');
 
     await seedWith(file, (d) => (d._type === 'siteSettings' ? null : d));
     await bump(file);
-    expect(await queryDataset(file, NAME, {}, 'published')).toBe(name);
+    expect(await documentProblems(file, 'siteSettings')).toEqual(['the document is missing']);
   });
 });

@@ -6,16 +6,23 @@ import { CONTENT_TYPES } from './types.ts';
 /**
  * The embedded content source: a Sanity NDJSON export evaluated in-process
  * with groq-js. The file is re-read whenever it changes on disk, so a webhook
- * after an edit shows the new text without a restart. What cannot be rendered
- * never replaces what could: an unreadable file keeps the last good dataset,
- * and a site document that is missing or breaks the schema keeps its last good version.
+ * after an edit shows the new text without a restart. It serves the file as it
+ * is and says what in it cannot be rendered (documentProblems); keeping the last
+ * good content is lib/content/last-good.ts's job, for this source and the hosted one.
  */
 
 /** 'raw' sees every document as stored, drafts and system documents included (draft-mode secrets live there). */
 export type Perspective = 'published' | 'drafts' | 'raw';
 type SanityDocument = { _id: string; _type: string; [key: string]: unknown };
 
-type Loaded = { file: string; mtimeMs: number; size: number; documents: SanityDocument[] };
+type Loaded = {
+  file: string;
+  mtimeMs: number;
+  size: number;
+  documents: SanityDocument[];
+  /** What keeps each site document from rendering, checked once per version of the file. */
+  problems?: Promise<Map<string, string[]>>;
+};
 let loaded: Loaded | undefined;
 
 export function parseNdjson(text: string, file = 'dataset'): SanityDocument[] {
@@ -42,34 +49,21 @@ export function parseNdjson(text: string, file = 'dataset'): SanityDocument[] {
     });
 }
 
-/** `fresh`, with each site document that is missing or breaks the schema put back as it was in `previous`. */
-async function keepLastGood(fresh: SanityDocument[], previous: SanityDocument[]): Promise<SanityDocument[]> {
-  // Only types that had a version to fall back to (and the schema engine loads only then).
-  const types = CONTENT_TYPES.filter((type) => previous.some((doc) => doc._type === type && !isDraft(doc)));
-  if (types.length === 0) return fresh;
-  const { problemsByType } = await import('./schema-check');
-  const broken = await problemsByType(applyPerspective(fresh, 'published'), types);
-  if (broken.size === 0) return fresh;
-  const kept = previous.filter((doc) => broken.has(doc._type) && !isDraft(doc));
-  for (const [type, problems] of broken) console.error(`content: ${type} kept at its last good version:\n  ${problems.join('\n  ')}`);
-  return [...fresh.filter((doc) => isDraft(doc) || !broken.has(doc._type)), ...kept];
+async function load(file: string): Promise<Loaded> {
+  const info = await stat(file);
+  if (loaded?.file === file && loaded.mtimeMs === info.mtimeMs && loaded.size === info.size) return loaded;
+  const documents = parseNdjson(await readFile(file, 'utf8'), file);
+  return (loaded = { file, mtimeMs: info.mtimeMs, size: info.size, documents });
 }
 
-async function documentsOf(file: string): Promise<SanityDocument[]> {
-  const info = await stat(file);
-  if (loaded?.file === file && loaded.mtimeMs === info.mtimeMs && loaded.size === info.size) return loaded.documents;
-  const previous = loaded?.file === file ? loaded.documents : undefined;
-  let documents: SanityDocument[];
-  try {
-    const fresh = parseNdjson(await readFile(file, 'utf8'), file);
-    documents = previous ? await keepLastGood(fresh, previous) : fresh;
-  } catch (error) {
-    if (!previous) throw error;
-    console.error(`content: ${file} could not be read; serving the last good dataset`, error);
-    documents = previous;
-  }
-  loaded = { file, mtimeMs: info.mtimeMs, size: info.size, documents };
-  return documents;
+/** Why the published `type` document of `file` cannot be rendered (missing, or breaking the schema's rules); empty when it can. */
+export async function documentProblems(file: string, type: string): Promise<string[]> {
+  const current = await load(file);
+  // The schema engine loads on the first check (instrumentation-node.ts warms it at start).
+  current.problems ??= import('./schema-check').then(({ problemsByType }) =>
+    problemsByType(applyPerspective(current.documents, 'published'), CONTENT_TYPES),
+  );
+  return (await current.problems).get(type) ?? [];
 }
 
 const DRAFT_PREFIX = 'drafts.';
@@ -92,7 +86,7 @@ export function applyPerspective(documents: SanityDocument[], perspective: Persp
 }
 
 export async function queryDataset<T>(file: string, query: string, params: Record<string, unknown>, perspective: Perspective): Promise<T> {
-  const dataset = applyPerspective(await documentsOf(file), perspective);
+  const dataset = applyPerspective((await load(file)).documents, perspective);
   const result = await evaluateGroq(parseGroq(query, { params }), { dataset, params });
   return (await result.get()) as T;
 }

@@ -7,7 +7,7 @@ import { cookies, draftMode } from 'next/headers';
 
 import { contentFile } from '@/lib/env/server';
 
-import { queryDataset } from './embedded';
+import { documentProblems, queryDataset } from './embedded';
 import { createLastGood } from './last-good';
 import { live } from './live';
 import { FETCH_TAGS } from './tags';
@@ -20,8 +20,7 @@ type FetchOptions = { perspective: LivePerspective; stega: boolean };
 
 const PUBLISHED: FetchOptions = { perspective: 'published', stega: false };
 
-// The webhook refuses unrenderable content before it refreshes anything (publish-check.ts); this covers
-// what changes between that check and a render.
+// Why this is the only layer that keeps last good content: last-good.ts.
 const withLastGood = createLastGood();
 
 /**
@@ -39,30 +38,46 @@ async function fetchOptions(): Promise<FetchOptions> {
  * The single way the site reads content. Hosted Sanity when configured, otherwise the embedded dataset
  * in content/, both with the same GROQ and tags.
  */
-export async function fetchContent<const Q extends keyof SanityQueries>(query: Q, type: ContentType): Promise<QueryResult<Q>> {
-  const options = await fetchOptions();
-  // A preview shows what the source says now, failure included; visitors keep the last good version.
-  if (options !== PUBLISHED) return cachedContent(query, type, options);
-  // Outside the cache: a failing source falls back to the last good answer instead of caching the failure.
-  return withLastGood(type, () => cachedContent(query, type, options));
+export async function fetchContent<const Q extends keyof SanityQueries>(query: Q, type: ContentType): Promise<Content<Q>> {
+  return cachedContent(query, type, await fetchOptions());
 }
+
+type Content<Q extends keyof SanityQueries> = NonNullable<QueryResult<Q>>;
 
 /**
  * A query's answer, cached until the publish webhook revalidates one of its tags (no time limit). In
- * draft mode Next runs it on every request and stores nothing.
+ * draft mode Next runs it on every request and stores nothing. The last good answer is kept in here,
+ * not around the call: an error thrown out of a 'use cache' function fails the page's render (a 500)
+ * even when a caller catches it.
  */
-async function cachedContent<const Q extends keyof SanityQueries>(
-  query: Q,
-  type: ContentType,
-  { perspective, stega }: FetchOptions,
-): Promise<QueryResult<Q>> {
+async function cachedContent<const Q extends keyof SanityQueries>(query: Q, type: ContentType, options: FetchOptions): Promise<Content<Q>> {
   'use cache';
   const tags = [...FETCH_TAGS[type]];
   cacheTag(...tags);
   cacheLife('max');
+  const read = () => readContent(query, type, options, tags);
+  // A preview shows what the source says now, failure included; visitors keep the last good version.
+  return options.perspective === 'published' && !options.stega ? withLastGood(type, read) : read();
+}
+
+/** The source's answer; throws when the document is missing or, in the embedded dataset, cannot be rendered. */
+async function readContent<const Q extends keyof SanityQueries>(
+  query: Q,
+  type: ContentType,
+  { perspective, stega }: FetchOptions,
+  tags: string[],
+): Promise<Content<Q>> {
+  let result: QueryResult<Q>;
   if (live) {
-    const { data } = await live.sanityFetch({ query, params: {}, perspective, stega, tags });
-    return data as QueryResult<Q>;
+    result = (await live.sanityFetch({ query, params: {}, perspective, stega, tags })).data as QueryResult<Q>;
+  } else if (perspective !== 'published') {
+    result = await queryDataset<QueryResult<Q>>(contentFile(), query, {}, 'drafts');
+  } else {
+    const file = contentFile();
+    const problems = await documentProblems(file, type);
+    if (problems.length > 0) throw new Error(`${file}: the ${type} document cannot be rendered:\n  ${problems.join('\n  ')}`);
+    result = await queryDataset<QueryResult<Q>>(file, query, {}, 'published');
   }
-  return queryDataset<QueryResult<Q>>(contentFile(), query, {}, perspective === 'published' ? 'published' : 'drafts');
+  if (result === null) throw new Error(`The ${type} document is missing from the dataset.`);
+  return result;
 }

@@ -3,39 +3,31 @@ import 'server-only';
 import { stegaClean } from '@sanity/client/stega';
 import { cache } from 'react';
 
-import type { ContentType } from './types';
 import { fetchContent } from './fetch';
 import { LANDING_PAGE_QUERY, PRIVACY_POLICY_QUERY, SETTINGS_QUERY, SUPPORT_PAGE_QUERY } from './queries';
 import { NOT_FOUND_DEFAULTS, type NotFoundCopy } from './status-copy';
 import { toLandingView, toPrivacyView, toSettingsView, toSupportView } from './views';
 
 /**
- * What pages call: finished view models (views.ts). Each throws when its document is missing, so a
- * broken dataset fails the build, not a visitor.
+ * What pages call: finished view models (views.ts). Each throws when its document is missing or cannot
+ * be rendered and there is no last good version (fetch.ts), so a broken dataset fails the build, not a visitor.
  */
 
-function required<T>(value: T | null, documentType: ContentType): T {
-  if (value === null) throw new Error(`The ${documentType} document is missing from the dataset.`);
-  return value;
-}
-
 /** The settings as queried: the views fill {radius} and the store links from them. */
-const settingsResult = cache(async () => required(await fetchContent(SETTINGS_QUERY, 'siteSettings'), 'siteSettings'));
+const settingsResult = cache(() => fetchContent(SETTINGS_QUERY, 'siteSettings'));
 
 export const getSettings = cache(async () => toSettingsView(await settingsResult()));
 
 export const getLandingPage = cache(async () => {
   const [settings, page] = await Promise.all([settingsResult(), fetchContent(LANDING_PAGE_QUERY, 'landingPage')]);
-  return toLandingView(required(page, 'landingPage'), settings);
+  return toLandingView(page, settings);
 });
 
-export const getSupportPage = cache(async () =>
-  toSupportView(required(await fetchContent(SUPPORT_PAGE_QUERY, 'supportPage'), 'supportPage')),
-);
+export const getSupportPage = cache(async () => toSupportView(await fetchContent(SUPPORT_PAGE_QUERY, 'supportPage')));
 
 export const getPrivacyPolicy = cache(async () => {
   const [settings, page] = await Promise.all([settingsResult(), fetchContent(PRIVACY_POLICY_QUERY, 'privacyPolicy')]);
-  return toPrivacyView(required(page, 'privacyPolicy'), settings);
+  return toPrivacyView(page, settings);
 });
 
 /**

@@ -4,6 +4,7 @@ import { createLastGood } from './last-good';
 
 describe('createLastGood', () => {
   const quiet = () => {};
+  const missing = () => Promise.reject(new Error('the a document is missing'));
 
   it('passes good answers through and remembers them', async () => {
     const withLastGood = createLastGood(quiet);
@@ -11,12 +12,12 @@ describe('createLastGood', () => {
     expect(await withLastGood('a', async () => 'two')).toBe('two');
   });
 
-  it('answers with the last good value when the source throws or the document is missing', async () => {
+  it('answers with the last good value when the source throws or the document is missing or broken', async () => {
     const logged: string[] = [];
     const withLastGood = createLastGood((message) => logged.push(message));
     await withLastGood('a', async () => ({ title: 'good' }));
     expect(await withLastGood('a', () => Promise.reject(new Error('HTTP 503')))).toEqual({ title: 'good' });
-    expect(await withLastGood('a', async () => null)).toEqual({ title: 'good' });
+    expect(await withLastGood('a', missing)).toEqual({ title: 'good' });
     expect(logged).toHaveLength(2);
   });
 
@@ -24,6 +25,6 @@ describe('createLastGood', () => {
     const withLastGood = createLastGood(quiet);
     await withLastGood('a', async () => 'good');
     await expect(withLastGood('b', () => Promise.reject(new Error('HTTP 503')))).rejects.toThrow('HTTP 503');
-    await expect(withLastGood('b', async () => null)).rejects.toThrow('the b document is missing');
+    await expect(withLastGood('b', missing)).rejects.toThrow('missing');
   });
 });

@@ -6,7 +6,7 @@ import { siteUrl } from '@/lib/env/public';
 import { PUBLIC_PAGES, ROUTES, type PageType, type PublicPath } from '@/lib/public-pages';
 
 import { getLandingPage, getPrivacyPolicy, getSettings, getSupportPage } from './index';
-import type { PageMeta } from './views';
+import type { PageMeta } from './view-fields';
 
 /** The site's share image (app/(site)/share-image/route.tsx), the size link previews expect. */
 export const SHARE_IMAGE = { path: '/share-image', size: { width: 1200, height: 630 } } as const;

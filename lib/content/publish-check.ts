@@ -21,7 +21,7 @@ async function readPublished(types: string[]): Promise<SanityDocument[]> {
     // Straight from the API, not its CDN: the revision just published.
     return hosted.withConfig({ useCdn: false, timeout: HOSTED_TIMEOUT_MS }).fetch<SanityDocument[]>(DOCUMENTS_OF_TYPES_QUERY, { types });
   }
-  // The file as it is now, not what the embedded source serves (which keeps the last good version).
+  // The file as it is now, read afresh: this answer decides whether pages change.
   const file = contentFile();
   return applyPerspective(parseNdjson(await readFile(file, 'utf8'), file), 'published') as SanityDocument[];
 }

@@ -53,10 +53,5 @@ export const PRIVACY_POLICY_QUERY = defineQuery(`*[_type == "privacyPolicy"][0]{
   seo{ title, description }
 }`);
 
-/** The words of the proxy's refusal pages (lib/http/refusal-copy.ts), read outside any page render. */
-export const REFUSAL_COPY_QUERY = defineQuery(
-  `*[_type == "siteSettings"][0].formMessages{ crossSite, unreadable, tooLarge, backToSupport }`,
-);
-
 /** Whole published documents of the given types, for checking content before a publish refreshes pages. */
 export const DOCUMENTS_OF_TYPES_QUERY = defineQuery(`*[_type in $types && !(_id in path("drafts.**"))]`);

@@ -146,3 +146,14 @@ describe('SANITY_API_HOST', () => {
     },
   );
 });
+
+describe('the CSP under next dev', () => {
+  it("allows eval() for React's development build only, on the site and in the Studio", () => {
+    const scriptSrc = (headers: Record<string, string>) =>
+      headers['Content-Security-Policy']?.split('; ').find((directive) => directive.startsWith('script-src '));
+    expect(scriptSrc(siteHeaders(configuredServices()))).toBe("script-src 'self' 'unsafe-inline'");
+    const development = { ...configuredServices(), development: true };
+    expect(scriptSrc(siteHeaders(development))).toBe("script-src 'self' 'unsafe-inline' 'unsafe-eval'");
+    expect(scriptSrc(studioHeaders(development))).toContain("'unsafe-eval'");
+  });
+});

@@ -2,7 +2,7 @@
 import { fillTokens } from '../content/tokens.ts';
 
 /**
- * Every message the forms (and the proxy's refusal pages) can show, as a code. Validation, the store
+ * Every message the forms can show, as a code. Validation, the store
  * and the actions answer with codes; the words are the editor's, in Site settings → Form messages,
  * and the UI turns a code into them (`messageText`). Nothing below is visible text.
  */
@@ -18,8 +18,6 @@ export const MESSAGE_CODES = [
   'siteBusy',
   'unreadable',
   'failed',
-  'crossSite',
-  'tooLarge',
 ] as const;
 export type MessageCode = (typeof MESSAGE_CODES)[number];
 
@@ -49,8 +47,6 @@ export const MESSAGE_TOKENS: Record<MessageCode, readonly string[]> = {
   siteBusy: [],
   unreadable: [],
   failed: [],
-  crossSite: [],
-  tooLarge: [],
 };
 
 /** The words of every code and field name, as the dataset holds them. */

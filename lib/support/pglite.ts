@@ -44,32 +44,59 @@ const toError = (failure: Failure) => Object.assign(new Error(failure.message), 
 // server): the same code runs under next start, the standalone server and the tests.
 const WORKER_FILE = appPath('lib', 'support', 'pglite-worker.mjs');
 
-function startWorker(dir: string, { timeoutMs, fsync, quotas }: StoreOptions, forget: () => void): EmbeddedStore {
-  // Before anything touches the directory: a second server stops here with the holder's pid.
-  const unlock = lockStore(dir, `${dir}.lock`);
-  const worker = new Worker(WORKER_FILE, { workerData: { dir, fsync, quotas } });
-  const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>();
-  let nextId = 0;
-  let exited = false;
-  let settleOpened!: (error?: Error) => void;
-  const opened = new Promise<void>((resolve, reject) => (settleOpened = (error) => (error ? reject(error) : resolve())));
-  // Nobody may be waiting on it (a write reports its own failure); an unobserved rejection must not crash the server.
-  opened.catch(() => {});
+type Waiting = { resolve: () => void; reject: (error: Error) => void; timer: NodeJS.Timeout };
 
+/**
+ * Writes sent to the worker and not answered yet. The worker may be stuck (a disk that does not answer):
+ * each write is rejected at its deadline and its entry dropped, so a stuck store holds no memory per
+ * request. An answer after that (a late commit) finds no entry and is ignored.
+ */
+function unansweredWrites(timeoutMs: number) {
+  const pending = new Map<number, Waiting>();
+  let nextId = 0;
   const settle = (id: number) => {
     const waiting = pending.get(id);
     pending.delete(id);
     if (waiting) clearTimeout(waiting.timer);
     return waiting;
   };
+  return {
+    settle,
+    rejectAll: (error: Error) => {
+      for (const id of [...pending.keys()]) settle(id)?.reject(error);
+    },
+    /** A new write's id; `resolve` or `reject` once the worker answers it, or `reject` at the deadline. */
+    add(resolve: () => void, reject: (error: Error) => void): number {
+      const id = ++nextId;
+      const timer = setTimeout(() => {
+        settle(id);
+        reject(new Error(`the embedded store did not answer within ${timeoutMs / 1000} s`));
+      }, timeoutMs);
+      pending.set(id, { resolve, reject, timer });
+      return id;
+    },
+  };
+}
+
+function startWorker(dir: string, { timeoutMs, fsync, quotas }: StoreOptions, forget: () => void): EmbeddedStore {
+  // Before anything touches the directory: a second server stops here with the holder's pid.
+  const unlock = lockStore(dir, `${dir}.lock`);
+  const worker = new Worker(WORKER_FILE, { workerData: { dir, fsync, quotas } });
+  const writes = unansweredWrites(timeoutMs);
+  let exited = false;
+  let settleOpened!: (error?: Error) => void;
+  const opened = new Promise<void>((resolve, reject) => (settleOpened = (error) => (error ? reject(error) : resolve())));
+  // Nobody may be waiting on it (a write reports its own failure); an unobserved rejection must not crash the server.
+  opened.catch(() => {});
   const failAll = (error: Error) => {
-    for (const id of [...pending.keys()]) settle(id)?.reject(error);
+    writes.rejectAll(error);
     settleOpened(error);
   };
+
   worker.on('message', (answer: Answer) => {
     if ('type' in answer) return settleOpened(answer.error && toError(answer.error));
     const { id, error, fatal } = answer;
-    const waiting = settle(id);
+    const waiting = writes.settle(id);
     if (fatal) {
       // The database did not open: this thread is done; the next request starts a fresh one.
       forget();
@@ -93,15 +120,7 @@ function startWorker(dir: string, { timeoutMs, fsync, quotas }: StoreOptions, fo
     insert: (table, row, clientKey) =>
       new Promise<void>((resolve, reject) => {
         if (exited) return reject(new Error("the embedded store's worker has stopped"));
-        const id = ++nextId;
-        // The worker may be stuck (a disk that does not answer): the visitor hears within the deadline,
-        // and the entry is dropped so a stuck store holds no memory per request. A late commit is ignored here.
-        const timer = setTimeout(() => {
-          settle(id);
-          reject(new Error(`the embedded store did not answer within ${timeoutMs / 1000} s`));
-        }, timeoutMs);
-        pending.set(id, { resolve, reject, timer });
-        worker.postMessage({ id, table, row, clientKey });
+        worker.postMessage({ id: writes.add(resolve, reject), table, row, clientKey });
       }),
     opened,
     close: async () => {

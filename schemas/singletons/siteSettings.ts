@@ -17,8 +17,6 @@ const MESSAGE_TITLES: Record<MessageCode, string> = {
   siteBusy: 'Too many requests on the whole site',
   unreadable: 'The form could not be read',
   failed: 'Sending failed (try again)',
-  crossSite: 'Sent from another website',
-  tooLarge: 'The form is too large',
 };
 
 const FIELD_TITLES: Record<FieldName, string> = { email: 'Email', subject: 'Subject', message: 'Message' };
@@ -121,21 +119,18 @@ export const siteSettings = defineType({
     copyGroup(
       'formMessages',
       'Form messages',
-      'What the support form and the sign-up form say when something is wrong, and the page a form sent from elsewhere gets.',
-      [
-        ...MESSAGE_CODES.map((code) =>
-          copyField(code, {
-            title: MESSAGE_TITLES[code],
-            description:
-              MESSAGE_TOKENS[code].length > 0
-                ? `Write ${MESSAGE_TOKENS[code].map((token) => `{${token}}`).join(' and ')} where they belong.`
-                : undefined,
-            max: 160,
-            tokens: MESSAGE_TOKENS[code],
-          }),
-        ),
-        copyField('backToSupport', { title: 'Link back to the support page (refused forms)', max: 60 }),
-      ],
+      'What the support form and the sign-up form say when something is wrong.',
+      MESSAGE_CODES.map((code) =>
+        copyField(code, {
+          title: MESSAGE_TITLES[code],
+          description:
+            MESSAGE_TOKENS[code].length > 0
+              ? `Write ${MESSAGE_TOKENS[code].map((token) => `{${token}}`).join(' and ')} where they belong.`
+              : undefined,
+          max: 160,
+          tokens: MESSAGE_TOKENS[code],
+        }),
+      ),
     ),
     copyGroup(
       'fieldNames',

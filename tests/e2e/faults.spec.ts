@@ -64,6 +64,27 @@ test.describe('the submission key', () => {
     await other.getByRole('link', { name: /^Report an Issue/ }).click();
     expect(await dialogParts(other, 'issue').key.inputValue()).not.toBe(second);
   });
+
+  test('stays through a failure, so sending again is the same request, and is new after a success', async ({ page }) => {
+    await page.goto('/support');
+    await page.getByRole('link', { name: /^Report an Issue/ }).click();
+    const parts = dialogParts(page, 'issue');
+    const key = await parts.key.inputValue();
+    await parts.email.fill('same-key@example.com');
+    await parts.subject.fill(unique('Sent twice'));
+    await parts.message.fill('The first answer never arrives.');
+
+    await page.route('/support', (route) => (route.request().method() === 'POST' ? route.abort('connectionreset') : route.continue()));
+    await parts.submit.click();
+    await expect(parts.status).toHaveText(GENERIC_FAILURE);
+    await expect(parts.key).toHaveValue(key);
+
+    await page.unroute('/support');
+    await parts.submit.click();
+    await expect(parts.status).toHaveText(REQUEST_SENT);
+    await expect(parts.key).not.toHaveValue(key);
+    expect(await parts.key.inputValue()).toMatch(UUID);
+  });
 });
 
 /** The hosted backend through real PostgREST, frozen with SIGSTOP: it takes connections and never answers. */

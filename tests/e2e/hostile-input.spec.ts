@@ -232,9 +232,9 @@ const subscribe = (name: string, email: string | undefined, expectation: Expecta
 
 const RUN = Date.now().toString(36);
 /** The proxy's page for `refusal`: its status and its message, as the visitor reads it. */
-const refusedAs = ({ status, code }: Refusal): Expectation => ({
+const refusedAs = ({ status, message }: Refusal): Expectation => ({
   refused: status,
-  says: new RegExp(seedMessage({ code }).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
+  says: new RegExp(message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
 });
 const TOO_LARGE = refusedAs(REFUSALS.tooLarge);
 const NOT_A_FORM = refusedAs(REFUSALS.notAForm);

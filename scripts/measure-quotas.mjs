@@ -8,13 +8,20 @@
  *              process, as the server's worker does), with fsync on (the server's default) and off
  *   postgrest  20 concurrent writers through real PostgREST over PGlite (testkit/postgrest-harness.ts)
  *              with supabase-js and the public key, as the site's store sends them
+ *   site       the bench's submissions (scripts/lib/http-load.ts: 20 autocannon connections posting the
+ *              support form as the page's script does, each answer checked) to the production build, one
+ *              server per variant on its own DATA_DIR, both started once (built first when missing or
+ *              stale); the "without" store is migrated and its triggers dropped before its server opens
+ *              it, so the server finds nothing to apply. All posts come from 127.0.0.1: one client key.
  *
  * Each writer is one client with its own key (x-client-address), and every insert has its own text. The
- * limits are lifted (10^9), so every insert is counted and none refused: the cost of counting. The two
- * variants alternate over rounds on fresh databases; each figure is the median round.
+ * limits are lifted (10^9; for the site also its in-process limiter, through the same RATE_LIMIT_*
+ * settings), so every insert is counted and none refused: the cost of counting. The two variants
+ * alternate over rounds (the store and PostgREST on fresh databases); each figure is the median round.
  * Loopback only; every store, stack and temp dir is removed at the end. Writes bench/quotas-report.json.
  *   MEASURE_SECONDS  length of each run (default 10)
  *   MEASURE_ROUNDS   rounds of (without, with) (default 3)
+ *   MEASURE_ONLY     some of store, postgrest, site, comma-separated (default: all)
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -23,11 +30,16 @@ import path from 'node:path';
 import { createClient } from '@supabase/supabase-js';
 
 import { insertAsAnon, openStore } from '../lib/support/pglite-core.mjs';
+import { startAppServer } from '../testkit/app-server.ts';
 import { startSupabaseStack } from '../testkit/postgrest-harness.ts';
 import { APP_ROOT } from '../testkit/paths.ts';
+import { cpuSeconds } from '../testkit/processes.ts';
+import { readStore, storeDir } from '../testkit/store.ts';
 
+import { currentBuild } from './lib/build.ts';
+import { submissionLoad } from './lib/http-load.ts';
 import { run, summarize, visitorFields } from './lib/load-measure.mjs';
-import { median, reportHead, table, writeMeasure } from './lib/report.ts';
+import { median, reportHead, round, table, writeMeasure } from './lib/report.ts';
 
 const { report: REPORT, seconds: SECONDS, rounds: ROUNDS, clients: CLIENTS } = writeMeasure('quotas', 10);
 const LIFTED = { clientMax: 1e9, siteMax: 1e9, windowSeconds: 600 };
@@ -37,6 +49,18 @@ const DROP_QUOTA_TRIGGERS = [
   'drop trigger take_quota on public.support_requests',
   'drop trigger take_quota on public.newsletter_subscribers',
 ];
+
+/** The same limits as the app's settings: its in-process limiter, and what its server writes to the database. */
+const LIFTED_ENV = {
+  RATE_LIMIT_MAX: String(LIFTED.clientMax),
+  RATE_LIMIT_SITE_MAX: String(LIFTED.siteMax),
+  RATE_LIMIT_WINDOW_SECONDS: String(LIFTED.windowSeconds),
+};
+const SITE = 'site, form posts (submissions/s)';
+const SITE_SUBJECT = 'quotas site ';
+const WARM_UP_SECONDS = 3;
+/** autocannon's CPU over a run's wall time at which it, not the server, is the limit (as in the bench). */
+const CLIENT_BOUND = 0.9;
 
 const log = (...args) => console.log(`[quotas ${new Date().toISOString().slice(11, 19)}]`, ...args);
 const clientKey = (client) => `198.51.100.${client + 1}`;
@@ -109,21 +133,78 @@ async function postgrest(variant) {
   }
 }
 
+const siteDir = await mkdtemp(path.join(os.tmpdir(), 'quotas-site-'));
+const siteData = (variant) => path.join(siteDir, variant);
+/** Each variant's production server, as it started (on the first site round). */
+const servers = {};
+let starting;
+
+async function startSites() {
+  await currentBuild(log);
+  for (const variant of VARIANTS) {
+    const db = await openStore(storeDir(siteData(variant)), { quotas: LIFTED });
+    if (variant === 'without') for (const sql of DROP_QUOTA_TRIGGERS) await db.query(sql);
+    await db.close();
+    servers[variant] = await startAppServer({ DATA_DIR: siteData(variant), ...LIFTED_ENV });
+  }
+  // A new server compiles and fills its caches on its first requests: warmed up alike, outside the measured rows.
+  for (const variant of VARIANTS) await submissionLoad(servers[variant].origin, 'quotas warm-up #', CLIENTS, WARM_UP_SECONDS);
+}
+
+let siteRound = 0;
+async function site(variant) {
+  await (starting ??= startSites());
+  const { origin, pid } = servers[variant];
+  // autocannon runs in this process, the server (and its store's thread) in its own: the server's CPU
+  // time per submission is the cost itself, less swayed than submissions per second by a busy machine.
+  const [cpu, serverCpu, started] = [process.cpuUsage(), cpuSeconds(pid), performance.now()];
+  const load = await submissionLoad(origin, `${SITE_SUBJECT}${variant} ${++siteRound} #`, CLIENTS, SECONDS);
+  const [used, serverUsed] = [process.cpuUsage(cpu), cpuSeconds(pid) - serverCpu];
+  if (load.refused || load.errors) throw new Error(`site ${variant}: ${load.refused} refused, ${load.errors} errors`);
+  return {
+    acceptedPerSecond: round(load.ok / load.seconds),
+    accepted: load.ok,
+    p50: load.p50Ms,
+    cpuUsPerInsert: Math.round((serverUsed * 1e6) / load.ok),
+    clientShare: round((used.user + used.system) / 1000 / (performance.now() - started), 2),
+  };
+}
+
+/** Every submission the site's (stopped) servers accepted must be a row of their store. */
+async function checkSiteRows(accepted) {
+  for (const variant of VARIANTS) {
+    const sql = 'select count(*)::int as n from public.support_requests where starts_with(subject, $1)';
+    const [{ n: stored }] = await readStore(siteData(variant), sql, [SITE_SUBJECT]);
+    const total = accepted(variant);
+    // Rows beyond the accepted ones were still open when a run stopped counting (at most one per connection and round).
+    if (stored < total) throw new Error(`site ${variant}: ${total} accepted, only ${stored} stored`);
+  }
+}
+
+const ONLY = process.env.MEASURE_ONLY?.split(',');
 const TARGETS = [
-  { name: 'store alone, fsync on (inserts/s)', measure: (variant) => storeOnly(variant, true) },
-  { name: 'store alone, fsync off (inserts/s)', measure: (variant) => storeOnly(variant, false) },
-  { name: 'PostgREST + supabase-js (inserts/s)', measure: postgrest },
-];
+  { key: 'store', name: 'store alone, fsync on (inserts/s)', measure: (variant) => storeOnly(variant, true) },
+  { key: 'store', name: 'store alone, fsync off (inserts/s)', measure: (variant) => storeOnly(variant, false) },
+  { key: 'postgrest', name: 'PostgREST + supabase-js (inserts/s)', measure: postgrest },
+  { key: 'site', name: SITE, measure: site },
+].filter(({ key }) => !ONLY || ONLY.includes(key));
 
 const raw = Object.fromEntries(TARGETS.map(({ name }) => [name, { without: [], with: [] }]));
-for (let round = 1; round <= ROUNDS; round += 1) {
-  for (const { name, measure } of TARGETS) {
-    // Alternate which goes first, so a machine getting busier or quieter does not favour one.
-    for (const variant of round % 2 ? VARIANTS : [...VARIANTS].reverse()) {
-      log(`round ${round}: ${name}, ${variant} quotas, ${CLIENTS} writers for ${SECONDS} s`);
-      raw[name][variant].push(await measure(variant));
+try {
+  for (let turn = 1; turn <= ROUNDS; turn += 1) {
+    for (const { name, measure } of TARGETS) {
+      // Alternate which goes first, so a machine getting busier or quieter does not favour one.
+      for (const variant of turn % 2 ? VARIANTS : [...VARIANTS].reverse()) {
+        log(`round ${turn}: ${name}, ${variant} quotas, ${CLIENTS} writers for ${SECONDS} s`);
+        raw[name][variant].push(await measure(variant));
+      }
     }
   }
+  await Promise.all(Object.values(servers).map((server) => server.stop()));
+  if (raw[SITE]) await checkSiteRows((variant) => raw[SITE][variant].reduce((sum, { accepted }) => sum + accepted, 0));
+} finally {
+  await Promise.all(Object.values(servers).map((server) => server.stop()));
+  await rm(siteDir, { recursive: true, force: true });
 }
 
 const cost = (withQuotas, without) => Math.round((1 - withQuotas / without) * 1000) / 10;
@@ -133,24 +214,33 @@ const report = {
 };
 for (const { name } of TARGETS) {
   const perSecond = (variant) => raw[name][variant].map((summary) => summary.acceptedPerSecond);
-  const p50 = (variant) => median(raw[name][variant].map((summary) => summary.p50));
-  const cpu = (variant) => median(raw[name][variant].map((summary) => summary.cpuUsPerInsert));
+  const both = (key) => Object.fromEntries(VARIANTS.map((variant) => [variant, median(raw[name][variant].map((summary) => summary[key]))]));
   const without = median(perSecond('without'));
   const withQuotas = median(perSecond('with'));
   report.targets[name] = {
     without,
     with: withQuotas,
     costPercent: cost(withQuotas, without),
-    p50: { without: p50('without'), with: p50('with') },
-    cpuUsPerInsert: { without: cpu('without'), with: cpu('with') },
+    p50: both('p50'),
+    cpuUsPerInsert: both('cpuUsPerInsert'),
+    autocannonCpu: both('clientShare'),
     rounds: { without: perSecond('without'), with: perSecond('with') },
   };
 }
 await mkdir(path.dirname(REPORT), { recursive: true });
 await writeFile(REPORT, `${JSON.stringify(report, null, 2)}\n`);
 
+/** CPU per insert of the store in this process or of the site's server; for the site, autocannon's share of a core. */
+function cpuCell({ cpuUsPerInsert, autocannonCpu }) {
+  if (cpuUsPerInsert.without === null) return '(other processes)';
+  const perInsert = `${cpuUsPerInsert.without} / ${cpuUsPerInsert.with}`;
+  if (autocannonCpu.without === null) return perInsert;
+  const bound = Math.max(autocannonCpu.without, autocannonCpu.with) >= CLIENT_BOUND ? ' CLIENT-BOUND' : '';
+  return `${perInsert} (server); autocannon ${Math.round(autocannonCpu.without * 100)} / ${Math.round(autocannonCpu.with * 100)} % of a core${bound}`;
+}
+
 console.log(
-  `\nQuota cost, ${CLIENTS} concurrent writers (one client key each), median of ${ROUNDS} rounds of ${SECONDS} s, ${report.machine}`,
+  `\nQuota cost, ${CLIENTS} concurrent writers (one client key each; the site's all from 127.0.0.1), median of ${ROUNDS} rounds of ${SECONDS} s, ${report.machine}`,
 );
 console.log(
   table([
@@ -161,7 +251,7 @@ console.log(
       t.with,
       `${t.costPercent} %`,
       `${t.p50.without} / ${t.p50.with}`,
-      t.cpuUsPerInsert.without === null ? '(other processes)' : `${t.cpuUsPerInsert.without} / ${t.cpuUsPerInsert.with}`,
+      cpuCell(t),
       `${t.rounds.without.join(', ')} | ${t.rounds.with.join(', ')}`,
     ]),
   ]),

@@ -7,7 +7,7 @@
  * children in its own order. A child still running when this process exits (a failed test, an
  * interrupted script) is killed with it.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 
@@ -149,6 +149,17 @@ export function memory(pid: number) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
   return { rssBytes: kib('VmRSS'), peakRssBytes: kib('VmHWM') };
+}
+
+/** The kernel's clock ticks per second, the unit of the CPU times in /proc/<pid>/stat. */
+export const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** CPU seconds process `pid` has used so far, all its threads, user and system (utime + stime). */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after "(comm)": state is field 3 overall; utime is 14, stime 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[14 - 3]) + Number(fields[15 - 3])) / TICKS_PER_SECOND;
 }
 
 /** Every process's parent and resident bytes (Linux /proc: stat counts pages, 4 KiB on x86-64 and arm64 Debian). */

@@ -12,7 +12,7 @@ import autocannon from 'autocannon';
 import { formControls } from '../../testkit/forms.ts';
 import { median, round } from './report.ts';
 
-export type LoadRun = { ok: number; refused: number; errors: number; seconds: number; p99Ms: number };
+export type LoadRun = { ok: number; refused: number; errors: number; seconds: number; p50Ms: number; p99Ms: number };
 
 /** `connections` keep-alive connections for `seconds`; `accepted(status, body)` judges an answer (default: 2xx). */
 async function cannon(options: autocannon.Options, accepted?: (status: number, body: string) => boolean): Promise<LoadRun> {
@@ -26,6 +26,7 @@ async function cannon(options: autocannon.Options, accepted?: (status: number, b
     refused: judge ? refused : result.non2xx,
     errors: result.errors,
     seconds: result.duration,
+    p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
   };
 }

@@ -4,11 +4,13 @@
  * wrk prints its results through a Lua `done` function as one JSON line; its CPU time comes from this
  * process's reaped-children times (/proc/self/stat), so a row can say when the client was the limit.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+
+import { TICKS_PER_SECOND } from '../../testkit/processes.ts';
 
 import { round } from './report.ts';
 
@@ -47,8 +49,6 @@ const doneScript = async () => {
   }
   return script;
 };
-
-const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
 /** CPU seconds of this process's children that have exited and been waited for (cutime + cstime). */
 async function reapedChildrenSeconds() {

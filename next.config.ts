@@ -36,9 +36,10 @@ const nextConfig: NextConfig = {
   // Content is cached with 'use cache' (lib/content/fetch.ts) until the publish webhook revalidates its
   // tags; the pages are prerendered from it.
   cacheComponents: true,
-  // Next's coming default, set so it does not warn at every start. The site's links are plain <a>, so
-  // nothing prefetches either way.
-  partialPrefetching: true,
+  // Set (either way) so Next does not warn at every start. The site's links are plain <a>, so nothing
+  // prefetches either way; with `true`, the re-prerender after a publish logged "Unexpected cache miss
+  // after cache warming phase" (publish.spec and copy.spec: 2 such errors with true, 0 with false).
+  partialPrefetching: false,
   // Both caches, the 'use cache' entries and the prerendered pages: Next's own, unless REDIS_URL is set
   // when the server starts; then shared by every instance through Redis (lib/cache/, docs/deploying.md).
   // Not on Vercel (it sets VERCEL=1 for the build): there the platform's own cache is shared already.

@@ -178,7 +178,7 @@ const stopServers = () => Promise.all(sites.flatMap(({ sides }) => Object.values
 
 /** The site's form posts on `backend`: both variants started on its first round, then measured alike. */
 function siteTarget(backend) {
-  const site = { sides: {}, rounds: 0, accepted: { without: 0, with: 0 } };
+  const site = { backend, sides: {}, rounds: 0, accepted: { without: 0, with: 0 } };
   sites.push(site);
   let starting;
   async function start() {
@@ -200,7 +200,7 @@ function siteTarget(backend) {
     const [cpu, serverCpu, databaseCpu, started] = [process.cpuUsage(), cpuSeconds(server.pid), storeCpu(), performance.now()];
     const load = await submissionLoad(server.origin, `${SITE_SUBJECT}${variant} ${++site.rounds} #`, CLIENTS, SECONDS);
     const [used, serverUsed, databaseUsed] = [process.cpuUsage(cpu), cpuSeconds(server.pid) - serverCpu, storeCpu() - databaseCpu];
-    if (load.refused || load.errors) throw new Error(`site ${variant}: ${load.refused} refused, ${load.errors} errors`);
+    if (load.refused || load.errors) throw new Error(`site (${backend}) ${variant}: ${load.refused} refused, ${load.errors} errors`);
     site.accepted[variant] += load.ok;
     return {
       acceptedPerSecond: round(load.ok / load.seconds),
@@ -217,12 +217,12 @@ function siteTarget(backend) {
 /** Every submission the sites' (stopped) servers accepted must be a row of their store. */
 async function checkSiteRows() {
   const sql = 'select count(*)::int as n from public.support_requests where starts_with(subject, $1)';
-  for (const { sides, accepted } of sites) {
+  for (const { backend, sides, accepted } of sites) {
     for (const [variant, { store }] of Object.entries(sides)) {
       const stored = await store.stored(sql, [SITE_SUBJECT]);
       // Rows beyond the accepted ones were still open when a run stopped counting (at most one per connection and round).
-      if (stored < accepted[variant]) throw new Error(`site ${variant}: ${accepted[variant]} accepted, only ${stored} stored`);
-      log(`site ${variant}: ${accepted[variant]} accepted, ${stored} stored`);
+      if (stored < accepted[variant]) throw new Error(`site (${backend}) ${variant}: ${accepted[variant]} accepted, only ${stored} stored`);
+      log(`site (${backend}) ${variant}: ${accepted[variant]} accepted, ${stored} stored`);
     }
   }
 }

@@ -13,6 +13,9 @@
  *              server per variant on its own DATA_DIR, both started once (built first when missing or
  *              stale); the "without" store is migrated and its triggers dropped before its server opens
  *              it, so the server finds nothing to apply. All posts come from 127.0.0.1: one client key.
+ *   site-postgres  the same posts, each server on its own Supabase stand-in over Debian's PostgreSQL
+ *              (testkit/postgrest-harness.ts), as many instances share one store; its triggers dropped
+ *              for "without"; also PostgreSQL's and PostgREST's CPU per submission.
  *
  * Each writer is one client with its own key (x-client-address), and every insert has its own text. The
  * limits are lifted (10^9; for the site also its in-process limiter, through the same RATE_LIMIT_*
@@ -21,7 +24,7 @@
  * Loopback only; every store, stack and temp dir is removed at the end. Writes bench/quotas-report.json.
  *   MEASURE_SECONDS  length of each run (default 10)
  *   MEASURE_ROUNDS   rounds of (without, with) (default 3)
- *   MEASURE_ONLY     some of store, postgrest, site, comma-separated (default: all)
+ *   MEASURE_ONLY     some of store, postgrest, site, site-postgres, comma-separated (default: all)
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -33,7 +36,7 @@ import { insertAsAnon, openStore } from '../lib/support/pglite-core.mjs';
 import { startAppServer } from '../testkit/app-server.ts';
 import { startSupabaseStack } from '../testkit/postgrest-harness.ts';
 import { APP_ROOT } from '../testkit/paths.ts';
-import { cpuSeconds } from '../testkit/processes.ts';
+import { cpuSeconds, treeCpuSeconds } from '../testkit/processes.ts';
 import { readStore, storeDir } from '../testkit/store.ts';
 
 import { currentBuild } from './lib/build.ts';
@@ -56,7 +59,6 @@ const LIFTED_ENV = {
   RATE_LIMIT_SITE_MAX: String(LIFTED.siteMax),
   RATE_LIMIT_WINDOW_SECONDS: String(LIFTED.windowSeconds),
 };
-const SITE = 'site, form posts (submissions/s)';
 const SITE_SUBJECT = 'quotas site ';
 const WARM_UP_SECONDS = 3;
 /** autocannon's CPU over a run's wall time at which it, not the server, is the limit (as in the bench). */
@@ -134,50 +136,94 @@ async function postgrest(variant) {
 }
 
 const siteDir = await mkdtemp(path.join(os.tmpdir(), 'quotas-site-'));
-const siteData = (variant) => path.join(siteDir, variant);
-/** Each variant's production server, as it started (on the first site round). */
-const servers = {};
-let starting;
 
-async function startSites() {
-  await currentBuild(log);
-  for (const variant of VARIANTS) {
-    const db = await openStore(storeDir(siteData(variant)), { quotas: LIFTED });
+/**
+ * What a site's server stores into, per variant: `env` for the server, `pids` of processes besides it
+ * to measure, `stored(sql, params)` the count the SQL selects (once the servers stopped), `close`.
+ */
+const backends = {
+  /** The embedded store in DATA_DIR, migrated and its triggers dropped before the server opens it. */
+  async embedded(variant) {
+    const data = path.join(siteDir, variant);
+    const db = await openStore(storeDir(data), { quotas: LIFTED });
     if (variant === 'without') for (const sql of DROP_QUOTA_TRIGGERS) await db.query(sql);
     await db.close();
-    servers[variant] = await startAppServer({ DATA_DIR: siteData(variant), ...LIFTED_ENV });
+    return {
+      env: { DATA_DIR: data },
+      pids: () => [],
+      stored: async (sql, params) => (await readStore(data, sql, params))[0].n,
+      close: async () => {},
+    };
+  },
+  /** A Supabase stand-in over Debian's PostgreSQL (PostgREST in front), as the site's instances share one. */
+  async postgres(variant) {
+    const stack = await startSupabaseStack({ database: 'postgres', quotas: LIFTED });
+    if (variant === 'without') for (const sql of DROP_QUOTA_TRIGGERS) await stack.query(sql);
+    return {
+      env: {
+        DATA_DIR: path.join(siteDir, `${variant}-postgres`),
+        NEXT_PUBLIC_SUPABASE_URL: stack.url,
+        NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: stack.publishableKey,
+      },
+      pids: stack.pids,
+      stored: async (sql, params) => (await stack.query(sql, params))[0].n,
+      close: stack.close,
+    };
+  },
+};
+
+/** Each site target's sides: per variant its backend and production server, as they started. */
+const sites = [];
+const stopServers = () => Promise.all(sites.flatMap(({ sides }) => Object.values(sides).map(({ server }) => server?.stop())));
+
+/** The site's form posts on `backend`: both variants started on its first round, then measured alike. */
+function siteTarget(backend) {
+  const site = { backend, sides: {}, rounds: 0, accepted: { without: 0, with: 0 } };
+  sites.push(site);
+  let starting;
+  async function start() {
+    await currentBuild(log);
+    for (const variant of VARIANTS) {
+      const store = await backends[backend](variant);
+      site.sides[variant] = { store };
+      site.sides[variant].server = await startAppServer({ ...store.env, ...LIFTED_ENV });
+    }
+    // A new server compiles and fills its caches on its first requests: warmed up alike, outside the measured rows.
+    for (const variant of VARIANTS) await submissionLoad(site.sides[variant].server.origin, 'quotas warm-up #', CLIENTS, WARM_UP_SECONDS);
   }
-  // A new server compiles and fills its caches on its first requests: warmed up alike, outside the measured rows.
-  for (const variant of VARIANTS) await submissionLoad(servers[variant].origin, 'quotas warm-up #', CLIENTS, WARM_UP_SECONDS);
+  async function measure(variant) {
+    await (starting ??= start());
+    const { server, store } = site.sides[variant];
+    // autocannon runs in this process, the server (and its store's thread) in its own, the database in
+    // theirs: CPU time per submission is the cost itself, less swayed than submissions per second by a busy machine.
+    const storeCpu = () => store.pids().reduce((sum, pid) => sum + treeCpuSeconds(pid), 0);
+    const [cpu, serverCpu, databaseCpu, started] = [process.cpuUsage(), cpuSeconds(server.pid), storeCpu(), performance.now()];
+    const load = await submissionLoad(server.origin, `${SITE_SUBJECT}${variant} ${++site.rounds} #`, CLIENTS, SECONDS);
+    const [used, serverUsed, databaseUsed] = [process.cpuUsage(cpu), cpuSeconds(server.pid) - serverCpu, storeCpu() - databaseCpu];
+    if (load.refused || load.errors) throw new Error(`site (${backend}) ${variant}: ${load.refused} refused, ${load.errors} errors`);
+    site.accepted[variant] += load.ok;
+    return {
+      acceptedPerSecond: round(load.ok / load.seconds),
+      accepted: load.ok,
+      p50: load.p50Ms,
+      cpuUsPerInsert: Math.round((serverUsed * 1e6) / load.ok),
+      databaseCpuUsPerInsert: store.pids().length ? Math.round((databaseUsed * 1e6) / load.ok) : null,
+      clientShare: round((used.user + used.system) / 1000 / (performance.now() - started), 2),
+    };
+  }
+  return measure;
 }
 
-let siteRound = 0;
-async function site(variant) {
-  await (starting ??= startSites());
-  const { origin, pid } = servers[variant];
-  // autocannon runs in this process, the server (and its store's thread) in its own: the server's CPU
-  // time per submission is the cost itself, less swayed than submissions per second by a busy machine.
-  const [cpu, serverCpu, started] = [process.cpuUsage(), cpuSeconds(pid), performance.now()];
-  const load = await submissionLoad(origin, `${SITE_SUBJECT}${variant} ${++siteRound} #`, CLIENTS, SECONDS);
-  const [used, serverUsed] = [process.cpuUsage(cpu), cpuSeconds(pid) - serverCpu];
-  if (load.refused || load.errors) throw new Error(`site ${variant}: ${load.refused} refused, ${load.errors} errors`);
-  return {
-    acceptedPerSecond: round(load.ok / load.seconds),
-    accepted: load.ok,
-    p50: load.p50Ms,
-    cpuUsPerInsert: Math.round((serverUsed * 1e6) / load.ok),
-    clientShare: round((used.user + used.system) / 1000 / (performance.now() - started), 2),
-  };
-}
-
-/** Every submission the site's (stopped) servers accepted must be a row of their store. */
-async function checkSiteRows(accepted) {
-  for (const variant of VARIANTS) {
-    const sql = 'select count(*)::int as n from public.support_requests where starts_with(subject, $1)';
-    const [{ n: stored }] = await readStore(siteData(variant), sql, [SITE_SUBJECT]);
-    const total = accepted(variant);
-    // Rows beyond the accepted ones were still open when a run stopped counting (at most one per connection and round).
-    if (stored < total) throw new Error(`site ${variant}: ${total} accepted, only ${stored} stored`);
+/** Every submission the sites' (stopped) servers accepted must be a row of their store. */
+async function checkSiteRows() {
+  const sql = 'select count(*)::int as n from public.support_requests where starts_with(subject, $1)';
+  for (const { backend, sides, accepted } of sites) {
+    for (const [variant, { store }] of Object.entries(sides)) {
+      const stored = await store.stored(sql, [SITE_SUBJECT]);
+      // Rows beyond the accepted ones were still open when a run stopped counting (at most one per connection and round).
+      if (stored < accepted[variant]) throw new Error(`site (${backend}) ${variant}: ${accepted[variant]} accepted, only ${stored} stored`);
+      log(`site (${backend}) ${variant}: ${accepted[variant]} accepted, ${stored} stored`);
+    }
   }
 }
 
@@ -186,7 +232,8 @@ const TARGETS = [
   { key: 'store', name: 'store alone, fsync on (inserts/s)', measure: (variant) => storeOnly(variant, true) },
   { key: 'store', name: 'store alone, fsync off (inserts/s)', measure: (variant) => storeOnly(variant, false) },
   { key: 'postgrest', name: 'PostgREST + supabase-js (inserts/s)', measure: postgrest },
-  { key: 'site', name: SITE, measure: site },
+  { key: 'site', name: 'site, form posts (submissions/s)', measure: siteTarget('embedded') },
+  { key: 'site-postgres', name: 'site on PostgreSQL + PostgREST (submissions/s)', measure: siteTarget('postgres') },
 ].filter(({ key }) => !ONLY || ONLY.includes(key));
 
 const raw = Object.fromEntries(TARGETS.map(({ name }) => [name, { without: [], with: [] }]));
@@ -200,10 +247,11 @@ try {
       }
     }
   }
-  await Promise.all(Object.values(servers).map((server) => server.stop()));
-  if (raw[SITE]) await checkSiteRows((variant) => raw[SITE][variant].reduce((sum, { accepted }) => sum + accepted, 0));
+  await stopServers();
+  await checkSiteRows();
 } finally {
-  await Promise.all(Object.values(servers).map((server) => server.stop()));
+  await stopServers();
+  await Promise.all(sites.flatMap(({ sides }) => Object.values(sides).map(({ store }) => store.close())));
   await rm(siteDir, { recursive: true, force: true });
 }
 
@@ -223,6 +271,7 @@ for (const { name } of TARGETS) {
     costPercent: cost(withQuotas, without),
     p50: both('p50'),
     cpuUsPerInsert: both('cpuUsPerInsert'),
+    databaseCpuUsPerInsert: both('databaseCpuUsPerInsert'),
     autocannonCpu: both('clientShare'),
     rounds: { without: perSecond('without'), with: perSecond('with') },
   };
@@ -230,13 +279,20 @@ for (const { name } of TARGETS) {
 await mkdir(path.dirname(REPORT), { recursive: true });
 await writeFile(REPORT, `${JSON.stringify(report, null, 2)}\n`);
 
-/** CPU per insert of the store in this process or of the site's server; for the site, autocannon's share of a core. */
-function cpuCell({ cpuUsPerInsert, autocannonCpu }) {
+/**
+ * CPU per insert of the store in this process or of the site's server (and of PostgreSQL + PostgREST
+ * when it stores there); for the site, autocannon's share of a core.
+ */
+function cpuCell({ cpuUsPerInsert, databaseCpuUsPerInsert, autocannonCpu }) {
   if (cpuUsPerInsert.without === null) return '(other processes)';
   const perInsert = `${cpuUsPerInsert.without} / ${cpuUsPerInsert.with}`;
   if (autocannonCpu.without === null) return perInsert;
+  const database =
+    databaseCpuUsPerInsert?.without == null
+      ? ''
+      : `, ${databaseCpuUsPerInsert.without} / ${databaseCpuUsPerInsert.with} (PostgreSQL + PostgREST)`;
   const bound = Math.max(autocannonCpu.without, autocannonCpu.with) >= CLIENT_BOUND ? ' CLIENT-BOUND' : '';
-  return `${perInsert} (server); autocannon ${Math.round(autocannonCpu.without * 100)} / ${Math.round(autocannonCpu.with * 100)} % of a core${bound}`;
+  return `${perInsert} (server)${database}; autocannon ${Math.round(autocannonCpu.without * 100)} / ${Math.round(autocannonCpu.with * 100)} % of a core${bound}`;
 }
 
 console.log(

@@ -33,6 +33,8 @@ const UNPRIVILEGED = { uid: 65534, gid: 65534 };
 export type PostgresServer = {
   /** postgres://<user>@127.0.0.1:<port>/postgres for `user` (default the superuser, postgres) */
   uri(user?: string): string;
+  /** The postmaster's process id (each connection's backend is its child). */
+  pid: number;
   /** Rows of one statement as the superuser (a statement that returns none: []). `$n` are `params`, quoted here. */
   query: <T = Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<T[]>;
   /** Runs a script of statements as the superuser, in one transaction, parameters untouched. */
@@ -108,6 +110,7 @@ export async function startPostgres(): Promise<PostgresServer> {
 
   return {
     uri,
+    pid: server.pid!,
     async query<T>(sql: string, params: unknown[] = []) {
       const statement = withParams(sql, params).trim().replace(/;$/, '');
       if (!/^(select|with|values)\b/i.test(statement) && !/\breturning\b/i.test(statement)) {

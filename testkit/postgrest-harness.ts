@@ -42,6 +42,8 @@ export type SupabaseStack = {
    */
   pausePostgrest(): void;
   resumePostgrest(): void;
+  /** The stack's own processes now (PostgreSQL's postmaster, if not PGlite in this process, and PostgREST), to measure. */
+  pids(): number[];
   close(): Promise<void>;
 };
 
@@ -143,7 +145,7 @@ function postgrestProcess(dbUri: string, restPort: number, adminPort: number, po
     if (!postgrest?.running()) throw new Error(`PostgREST is not running, cannot send ${name}`);
     postgrest.signal(name);
   }
-  return { start, stop, pause: () => signal('SIGSTOP'), resume: () => signal('SIGCONT') };
+  return { start, stop, pause: () => signal('SIGSTOP'), resume: () => signal('SIGCONT'), pid: () => postgrest?.pid };
 }
 
 /** Supabase's gateway in small: /rest/v1 mapped onto PostgREST, 503 while PostgREST is down. */
@@ -207,7 +209,7 @@ async function startOnPostgres(options: StackOptions): Promise<SupabaseStack> {
   const server = await migratedPostgres(supabaseDir, quotas);
   const restPort = await freePort();
   const postgrest = postgrestProcess(`${server.uri('authenticator')}?sslmode=disable`, restPort, await freePort(), 10);
-  return withGateway(options.port, restPort, postgrest, { query: server.query, close: server.close });
+  return withGateway(options.port, restPort, postgrest, { query: server.query, close: server.close, pid: server.pid });
 }
 
 /** The gateway in front of PostgREST, PostgREST started; `database.close` runs after both are stopped. */
@@ -215,7 +217,7 @@ async function withGateway(
   gatewayPort: number | undefined,
   restPort: number,
   postgrest: ReturnType<typeof postgrestProcess>,
-  database: Pick<SupabaseStack, 'query' | 'close'>,
+  database: Pick<SupabaseStack, 'query' | 'close'> & { pid?: number },
 ): Promise<SupabaseStack> {
   const port = gatewayPort ?? (await freePort());
   const proxy = await gateway(port, restPort);
@@ -239,6 +241,7 @@ async function withGateway(
     startPostgrest: postgrest.start,
     pausePostgrest: postgrest.pause,
     resumePostgrest: postgrest.resume,
+    pids: () => [database.pid, postgrest.pid()].filter((pid) => pid !== undefined),
     close,
   };
 }

@@ -162,38 +162,53 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[14 - 3]) + Number(fields[15 - 3])) / TICKS_PER_SECOND;
 }
 
-/** Every process's parent and resident bytes (Linux /proc: stat counts pages, 4 KiB on x86-64 and arm64 Debian). */
+/**
+ * Every process's parent, resident bytes (Linux /proc: stat counts pages, 4 KiB on x86-64 and arm64
+ * Debian) and CPU seconds: its own and its reaped children's (a Postgres backend that exited is counted
+ * in its postmaster's).
+ */
 function processTable() {
   const parent = new Map<number, number>();
   const rss = new Map<number, number>();
+  const cpu = new Map<number, number>();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      // Fields after "(comm)": state ppid ...; rss is field 24 overall, index 21 here.
+      // Fields after "(comm)": state ppid ...; utime stime cutime cstime are fields 14-17 overall, rss 24.
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       parent.set(Number(name), Number(fields[1]));
       rss.set(Number(name), Number(fields[21]) * 4096);
+      cpu.set(Number(name), fields.slice(14 - 3, 18 - 3).reduce((sum, ticks) => sum + Number(ticks), 0) / TICKS_PER_SECOND);
     } catch {
       // The process ended while we looked.
     }
   }
-  return { parent, rss };
+  return { parent, rss, cpu };
+}
+
+/** `rootPid` and all its descendants now, with the process table they were found in. */
+function processTree(rootPid: number) {
+  const table = processTable();
+  const tree = new Set<number>();
+  const queue = [rootPid];
+  for (let pid = queue.pop(); pid !== undefined; pid = queue.pop()) {
+    if (tree.has(pid)) continue;
+    tree.add(pid);
+    for (const [child, ppid] of table.parent) if (ppid === pid) queue.push(child);
+  }
+  return { ...table, tree: [...tree] };
 }
 
 /** Resident memory of a process and all its descendants, in bytes: the sum and the largest one. */
 export function treeRss(rootPid: number) {
-  const { parent, rss } = processTable();
-  let total = 0;
-  let largest = 0;
-  const queue = [rootPid];
-  const seen = new Set<number>();
-  for (let pid = queue.pop(); pid !== undefined; pid = queue.pop()) {
-    if (seen.has(pid)) continue;
-    seen.add(pid);
-    total += rss.get(pid) ?? 0;
-    largest = Math.max(largest, rss.get(pid) ?? 0);
-    for (const [child, ppid] of parent) if (ppid === pid) queue.push(child);
-  }
-  return { total, largest };
+  const { rss, tree } = processTree(rootPid);
+  const sizes = tree.map((pid) => rss.get(pid) ?? 0);
+  return { total: sizes.reduce((sum, size) => sum + size, 0), largest: Math.max(0, ...sizes) };
+}
+
+/** CPU seconds used so far by a process and all its descendants, those that exited included. */
+export function treeCpuSeconds(rootPid: number): number {
+  const { cpu, tree } = processTree(rootPid);
+  return tree.reduce((sum, pid) => sum + (cpu.get(pid) ?? 0), 0);
 }

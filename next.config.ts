@@ -60,10 +60,6 @@ const nextConfig: NextConfig = {
   // Next's redirect of /support/ to /support carries none of the headers below; proxy.ts makes it instead.
   skipTrailingSlashRedirect: true,
   experimental: {
-    // The stylesheet inlined in <head> instead of a render-blocking <link>: the first paint waits for no
-    // second request (Lighthouse flagged it on every page). Next also copies it into the RSC payload:
-    // the HTML of / grows from 7.5 to 13.3 KB brotli (the file alone was 5.3 KB), 8.1 to 20.7 KB gzip.
-    inlineCss: true,
     // Two root layouts (site and Studio) need one 404 for every unmatched path.
     globalNotFound: true,
     // Next copies the body of every request proxy.ts sees into memory, up to this much, before the proxy

@@ -31,12 +31,8 @@ export function pair<A extends string, B extends string>(
 export function sanityApiHost(): string | undefined {
   const raw = process.env.SANITY_API_HOST?.trim();
   if (!raw) return undefined;
-  let url: URL | undefined;
-  try {
-    url = new URL(raw);
-  } catch {
-    // Reported below.
-  }
+  // null when unparsable, reported below with the other ways it can be wrong.
+  const url = URL.parse(raw);
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.pathname !== '/' || url.search || url.hash) {
     throw new Error(`SANITY_API_HOST must be an http(s) origin such as http://127.0.0.1:4555, got "${raw}".`);
   }

@@ -7,12 +7,8 @@
 export function redisUrl(): string | undefined {
   const raw = process.env.REDIS_URL?.trim();
   if (!raw) return undefined;
-  let url: URL | undefined;
-  try {
-    url = new URL(raw);
-  } catch {
-    // Reported below.
-  }
+  // null when unparsable, reported below with the other ways it can be wrong.
+  const url = URL.parse(raw);
   if (!url || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || !url.hostname) {
     // Not the value itself: it may hold a password.
     throw new Error('REDIS_URL must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379.');

@@ -13,17 +13,32 @@ import net from 'node:net';
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** A port on 127.0.0.1 that nothing listens on right now (the OS picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Ports this process handed out: never the same one twice, even after its child let it go. */
+const handedOut = new Set<number>();
+/**
+ * Below Linux's ephemeral range (32768-60999): a port the OS picks (listen on 0) can be taken by any
+ * outgoing connection between the pick and the child's own bind, which CI saw as PostgREST's
+ * "resource busy (Address in use)". No connection is given a port from this range on its own.
+ */
+const PORT_RANGE = { first: 20_000, count: 12_000 };
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = net.createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/** A port on 127.0.0.1 that nothing listens on right now and that this process has not handed out. */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = PORT_RANGE.first + Math.floor(Math.random() * PORT_RANGE.count);
+    if (handedOut.has(port) || !(await canListen(port))) continue;
+    handedOut.add(port);
+    return port;
+  }
 }
 
 /** How much of a child's output is kept for error messages and tests that read its log. */

@@ -13,10 +13,25 @@ export async function launchLighthouseBrowser() {
   return { port: chrome.port, kill: () => chrome.kill() };
 }
 
-/** One Lighthouse run of `url` in the browser on `port`, limited to `categories`; throws when the page did not load. */
-export async function lighthouseReport(url: string, port: number, categories: string[]) {
-  const result = await lighthouse(url, { port, hostname: '127.0.0.1', output: 'json', logLevel: 'error', onlyCategories: categories });
+export type Throttling = 'simulate' | 'devtools';
+
+/**
+ * One Lighthouse run of `url` in the browser on `port`, limited to `categories`: its report and the
+ * artifacts it was computed from (the trace); throws when the page did not load. `throttling`:
+ * 'simulate' (the default config's) loads the page at full speed and computes the throttled metrics
+ * from that load; 'devtools' throttles the load itself (network and CPU), so its paints happened at
+ * those speeds.
+ */
+export async function lighthouseRun(url: string, port: number, categories: string[], throttling: Throttling = 'simulate') {
+  const flags = { port, hostname: '127.0.0.1', output: 'json' as const, logLevel: 'error' as const, onlyCategories: categories };
+  const result = await lighthouse(url, { ...flags, throttlingMethod: throttling });
   const lhr = result?.lhr;
-  if (!lhr || lhr.runtimeError) throw new Error(`Lighthouse could not load ${url}: ${lhr?.runtimeError?.message ?? 'no result'}`);
-  return lhr;
+  if (!result || !lhr || lhr.runtimeError)
+    throw new Error(`Lighthouse could not load ${url}: ${lhr?.runtimeError?.message ?? 'no result'}`);
+  return { lhr, artifacts: result.artifacts };
+}
+
+/** lighthouseRun's report alone. */
+export async function lighthouseReport(url: string, port: number, categories: string[], throttling: Throttling = 'simulate') {
+  return (await lighthouseRun(url, port, categories, throttling)).lhr;
 }

@@ -33,12 +33,13 @@ function canListen(port: number): Promise<boolean> {
 
 /** A port on 127.0.0.1 that nothing listens on right now and that this process has not handed out. */
 export async function freePort(): Promise<number> {
-  for (;;) {
+  for (let attempt = 0; attempt < 1000; attempt++) {
     const port = PORT_RANGE.first + Math.floor(Math.random() * PORT_RANGE.count);
     if (handedOut.has(port) || !(await canListen(port))) continue;
     handedOut.add(port);
     return port;
   }
+  throw new Error(`no free port from ${PORT_RANGE.first} to ${PORT_RANGE.first + PORT_RANGE.count - 1} in 1000 tries`);
 }
 
 /** How much of a child's output is kept for error messages and tests that read its log. */

@@ -46,7 +46,7 @@ import { measurePublishes } from '../testkit/publish-timing.ts';
 import { PUBLIC_PATHS as PAGES, type PublicPath } from '../lib/public-pages.ts';
 import { currentBuild, FIXTURE_DIR, fixtureBuild } from './lib/build.ts';
 import { alternate, combine, firstByteMs, submissionLoad, type Combined } from './lib/http-load.ts';
-import { LIGHTHOUSE_TARGETS, lighthouseMedians, lighthouseRows } from './lib/lighthouse.ts';
+import { fixturePages, LIGHTHOUSE_TARGETS, lighthouseMedians, lighthouseRows } from './lib/lighthouse.ts';
 import { envInt, median, round, table, verdict } from './lib/report.ts';
 import { pageCopies, startStaticNginx } from './lib/static-nginx.ts';
 import { readStore } from '../testkit/store.ts';
@@ -185,10 +185,7 @@ async function measure(dir: string, nginxBin: string) {
     const submissions = await compareSubmissions(servers);
     log(`Lighthouse, ${CONFIG.lighthouseRuns} runs per page`);
     const urls = Object.fromEntries(PAGES.map((page) => [page, `${servers.bare}${page}`])) as Record<PublicPath, string>;
-    const lighthouse = await lighthouseMedians(
-      { ...urls, heading: `${servers.fixture}/heading`, sameBytes: `${servers.fixture}/same-bytes` },
-      CONFIG.lighthouseRuns,
-    );
+    const lighthouse = await lighthouseMedians({ ...urls, ...fixturePages(servers.fixture) }, CONFIG.lighthouseRuns);
     log(`${CONFIG.edits} publishes through the cache`);
     const publish = await measurePublishes(
       { contentFile: servers.contentFile, secret: servers.secret, publishTo: servers.stack, watch: [servers.stack] },

@@ -2,8 +2,8 @@
 /**
  * npm run measure:lighthouse — the Lighthouse rows of npm run bench on their own: the site's standalone
  * server (the current production build, a private copy, as the bench's bare server) and the fixture's
- * one-heading page and plain page of the same bytes (bench/fixture), each LH_RUNS=5 times in alternating
- * rounds in one browser, medians. Targets: each page's score >= the one-heading page's − 1; `/`'s LCP
+ * one-heading page and plain page of the same bytes, with and without the site's stylesheet
+ * (bench/fixture), each LH_RUNS=5 times in alternating rounds in one browser, medians. Targets: each page's score >= the one-heading page's − 1; `/`'s LCP
  * no later than the same-bytes page's. `--strict` exits 1 when one is missed.
  */
 import { rm } from 'node:fs/promises';
@@ -17,7 +17,7 @@ import { freePort, stopOnSignals, waitForHttp } from '../testkit/processes.ts';
 import { copyStandalone, startApp } from '../testkit/standalone.ts';
 import { PUBLIC_PATHS } from '../lib/public-pages.ts';
 import { currentBuild, FIXTURE_DIR, fixtureBuild } from './lib/build.ts';
-import { lighthouseMedians, lighthouseRows } from './lib/lighthouse.ts';
+import { fixturePages, lighthouseMedians, lighthouseRows, type LighthousePage } from './lib/lighthouse.ts';
 import { envInt, table } from './lib/report.ts';
 
 const runs = envInt('LH_RUNS', 5);
@@ -39,13 +39,7 @@ try {
   try {
     log(`${runs} runs per page`);
     const urls = Object.fromEntries(PUBLIC_PATHS.map((page) => [page, `http://127.0.0.1:${port}${page}`]));
-    const results = await lighthouseMedians(
-      { ...urls, heading: `${fixture.origin}/heading`, sameBytes: `${fixture.origin}/same-bytes` } as Record<
-        (typeof PUBLIC_PATHS)[number] | 'heading' | 'sameBytes',
-        string
-      >,
-      runs,
-    );
+    const results = await lighthouseMedians({ ...urls, ...fixturePages(fixture.origin) } as Record<LighthousePage, string>, runs);
     const rows = lighthouseRows(results);
     const load = loadavg()
       .map((value) => value.toFixed(2))

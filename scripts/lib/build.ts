@@ -2,7 +2,7 @@
  * `next build` measured (wall time, peak memory of the whole process tree), for the measuring scripts:
  * the site into a dist dir of its own, and the empty app of bench/fixture/.
  */
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 
@@ -110,8 +110,9 @@ export async function timedBuild({
 export const currentBuild = (log: (line: string) => void) =>
   ensureBuild(buildPaths(process.env.NEXT_DIST_DIR || undefined), 'auto', process.env, log);
 
-/** The fixture's build, made when missing (its pages never change with the site). */
+/** The fixture's build, made when missing or older than the site's stylesheet (its one page that loads it). */
 export async function fixtureBuild(log: (line: string) => void) {
-  if (!existsSync(path.join(FIXTURE_DIR, '.next', 'server', 'app', 'same-bytes.html')))
+  const built = path.join(FIXTURE_DIR, '.next', 'server', 'app', 'same-bytes-styled.html');
+  if (!existsSync(built) || statSync(built).mtimeMs < statSync(path.join(APP_ROOT, 'app', 'globals.css')).mtimeMs)
     await timedBuild({ dir: FIXTURE_DIR, distDir: '.next', env: {}, log });
 }

@@ -52,7 +52,14 @@ export async function lighthouseMedians<Label extends string>(urls: Record<Label
   return Object.fromEntries(labels.map((label) => [label, medians(all[label])])) as Record<Label, Figures>;
 }
 
-export type LighthouseResults = Record<PublicPath | 'heading' | 'sameBytes', Figures>;
+/** The fixture's pages (bench/fixture) the public pages are measured beside, on the fixture's server. */
+export const fixturePages = (origin: string) => ({
+  heading: `${origin}/heading`,
+  sameBytes: `${origin}/same-bytes`,
+  sameBytesStyled: `${origin}/same-bytes-styled`,
+});
+export type LighthousePage = PublicPath | keyof ReturnType<typeof fixturePages>;
+export type LighthouseResults = Record<LighthousePage, Figures>;
 
 /** The client column of the bench's table. */
 const CLIENT = 'Lighthouse';
@@ -89,5 +96,7 @@ export function lighthouseRows(results: LighthouseResults) {
     ['  Lighthouse, the one-heading Next page', CLIENT, figures(results.heading), '', ''],
     // What a Next page of the site's bytes, with none of its components, scores at the same time.
     ['  Lighthouse, the plain Next page of the same bytes', CLIENT, figures(results.sameBytes), '', ''],
+    // The same page with the site's stylesheet: what that one render-blocking request costs on its own.
+    ["  Lighthouse, the same with the site's stylesheet", CLIENT, figures(results.sameBytesStyled), '', ''],
   ];
 }

@@ -1,3 +1,13 @@
+/** The embedded default's Content Lake: its presence socket, and its dataset read in the background (the schema check takes a second). */
+async function startLocalLake(): Promise<void> {
+  const { localLake } = await import('@/lib/content/local-lake');
+  const { installLakeSocket } = await import('@/lib/content/lake-socket');
+  installLakeSocket();
+  localLake().catch((error: unknown) =>
+    console.error(`The local Content Lake cannot open its dataset:\n${error instanceof Error ? error.message : String(error)}`),
+  );
+}
+
 /**
  * The server's start (instrumentation.ts): the configuration is checked, every request is given the
  * client address the server can vouch for, and the embedded store is opened, so a mistyped setting or a
@@ -10,9 +20,11 @@ export async function start(): Promise<void> {
     const { checkConfiguration, trustedProxyHops } = await import('@/lib/env/server');
     const { installTrustProxy } = await import('@/lib/http/trust-proxy');
     const { openStoreAtStart } = await import('@/lib/support/store');
+    const { sanityConfig } = await import('@/lib/env/public');
     await checkConfiguration();
     installTrustProxy(trustedProxyHops());
     await openStoreAtStart();
+    if (!sanityConfig()) await startLocalLake();
   } catch (error) {
     // Next logs a throw from register() but keeps serving (checked with next start 16.4): a server
     // that would fail every visitor must not look healthy, so it stops here, with the reason.

@@ -30,9 +30,15 @@ function origin(url: string | undefined): string[] {
   }
 }
 
+/**
+ * With no project, the local lake at /api/lake ('self'), whose streams a browser is sent to on names of
+ * their own under localhost (lib/content-lake/access.ts), and its presence socket on this machine.
+ */
+const LOCAL_LAKE = ['http://*.localhost:*', 'ws://localhost:*', 'ws://127.0.0.1:*'];
+
 /** The project's Content Lake: SANITY_API_HOST when set (the whole API lives there), else Sanity's hosts. */
 function sanityApi({ sanityProjectId: projectId, sanityApiHost }: Env): string[] {
-  if (!projectId) return [];
+  if (!projectId) return LOCAL_LAKE;
   if (sanityApiHost) return origin(sanityApiHost);
   return [`https://${projectId}.api.sanity.io`, `wss://${projectId}.api.sanity.io`, `https://${projectId}.apicdn.sanity.io`];
 }
@@ -101,7 +107,15 @@ export function studioHeaders(services: Env): Record<string, string> {
         'https://avatars.githubusercontent.com',
       ],
       'font-src': ["'self'", 'data:'],
-      'connect-src': ["'self'", 'https://api.sanity.io', 'wss://api.sanity.io', 'https://core.sanity-cdn.com', ...studioApi(services)],
+      // sanity-cdn.com: the Studio asks it for newer versions every 15 minutes.
+      'connect-src': [
+        "'self'",
+        'https://api.sanity.io',
+        'wss://api.sanity.io',
+        'https://core.sanity-cdn.com',
+        'https://sanity-cdn.com',
+        ...studioApi(services),
+      ],
       'frame-src': ["'self'"],
       'worker-src': ["'self'", 'blob:'],
       'frame-ancestors': ["'none'"],

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { SanityDocument, ValidationMarker } from 'sanity';
 import { describe, expect, it } from 'vitest';
 
-import { parseNdjson } from '@/lib/content/embedded';
+import { parseNdjson } from '@/lib/content-lake/documents';
 import { markerPath, validateContent } from '@/lib/content/schema-check';
 import { FIELD_NAMES, MESSAGE_CODES } from '@/lib/support/messages';
 import { SEED_FILE as SEED } from '@/testkit/paths';

@@ -1,6 +1,8 @@
-import { defineConfig } from 'sanity';
+import { createClient } from '@sanity/client';
+import { defineConfig, type WorkspaceOptions } from 'sanity';
 import { structureTool } from 'sanity/structure';
 
+import { lakeApiHost, LOCAL_PROJECT } from '@/lib/content-lake/local';
 import { sanityConfig } from '@/lib/env/public';
 import { schemaTypes, singletonTypes } from '@/schemas';
 
@@ -9,8 +11,28 @@ import { structure } from './structure';
 
 const singletonActions = new Set(['publish', 'discardChanges', 'restore']);
 
-// Unconfigured, the Studio is not served (app/studio/page.tsx); the CLI still reads the schema from here.
-const project = sanityConfig() ?? { projectId: 'unconfigured', dataset: 'production' };
+/**
+ * With no Sanity project, the Studio edits the local Content Lake that the site's own server answers
+ * (app/api/lake), on the origin the Studio was loaded from: the lake signs in the editor on this machine,
+ * so there is no login. `unstable_clientFactory` (a beta hook of sanity 5.31.2, pinned; studio/local-lake
+ * .test.ts checks it) gives every client of the Studio path-style URLs there, as the lake's API has no
+ * project hostnames.
+ */
+function localLake(): Partial<WorkspaceOptions> {
+  // The Sanity CLI reads this file in Node (schema extract, typegen): there is no page, and no lake to reach.
+  if (typeof window === 'undefined') return {};
+  const apiHost = lakeApiHost(window.location.origin);
+  return {
+    apiHost,
+    unstable_clientFactory: (options) => createClient({ ...options, apiHost, useProjectHostname: false }),
+    // The lake has no content releases or schedules: no tools for them.
+    releases: { enabled: false },
+    scheduledPublishing: { enabled: false },
+    scheduledDrafts: { enabled: false },
+  };
+}
+
+const project = sanityConfig();
 
 /**
  * The Studio mounted at /studio. The project comes from the public env; the CLI
@@ -20,9 +42,9 @@ export default defineConfig({
   name: 'default',
   title: 'Website content',
   basePath: '/studio',
-  projectId: project.projectId,
-  dataset: project.dataset,
-  ...('apiHost' in project && project.apiHost ? { apiHost: project.apiHost } : {}),
+  projectId: project?.projectId ?? LOCAL_PROJECT.projectId,
+  dataset: project?.dataset ?? LOCAL_PROJECT.dataset,
+  ...(project ? (project.apiHost ? { apiHost: project.apiHost } : {}) : localLake()),
   plugins: [structureTool({ structure }), presentation],
   schema: {
     types: schemaTypes,

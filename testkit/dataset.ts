@@ -9,7 +9,7 @@ import path from 'node:path';
 import { encodeSignatureHeader, SIGNATURE_HEADER_NAME } from '@sanity/webhook';
 
 // The site's own reader: a line the site would refuse is refused here too.
-import { parseNdjson } from '../lib/content/embedded.ts';
+import { parseNdjson } from '../lib/content-lake/documents.ts';
 import { CONTENT_TYPES } from '../lib/content/types.ts';
 import { WEBHOOK_SECRET } from './e2e-servers.ts';
 import { SEED_FILE } from './paths.ts';

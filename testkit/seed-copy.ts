@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 
 import type { LandingPage, PrivacyPolicy, SiteSettings, SupportPage } from '../sanity.types.ts';
-import { parseNdjson } from '../lib/content/embedded.ts';
+import { parseNdjson } from '../lib/content-lake/documents.ts';
 import { messageText, toMessageCopy, type FormMessage } from '../lib/support/messages.ts';
 import { SEED_FILE } from './paths.ts';
 

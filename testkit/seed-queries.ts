@@ -5,11 +5,12 @@ import type {
   SUPPORT_PAGE_QUERY_RESULT,
 } from '@/sanity.types';
 
-import { queryDataset } from '../lib/content/embedded';
+import { queryDocuments } from '../lib/content-lake/queries';
 import { LANDING_PAGE_QUERY, PRIVACY_POLICY_QUERY, SETTINGS_QUERY, SUPPORT_PAGE_QUERY } from '../lib/content/queries';
+import { readDataset } from './dataset';
 import { SEED_FILE } from './paths';
 
-/** The committed seed dataset, which unit tests read as the embedded source does. */
+/** The committed seed dataset, which unit tests read as the local lake answers the site. */
 export { SEED_FILE };
 
 function present<T>(value: T | null | undefined, what: string): T {
@@ -19,11 +20,12 @@ function present<T>(value: T | null | undefined, what: string): T {
 
 /** The four page queries' published results over a dataset file (the seed by default), each present. */
 export async function queryResults(file = SEED_FILE) {
+  const documents = await readDataset(file);
   const [settings, landing, support, privacy] = await Promise.all([
-    queryDataset<SETTINGS_QUERY_RESULT>(file, SETTINGS_QUERY, {}, 'published'),
-    queryDataset<LANDING_PAGE_QUERY_RESULT>(file, LANDING_PAGE_QUERY, {}, 'published'),
-    queryDataset<SUPPORT_PAGE_QUERY_RESULT>(file, SUPPORT_PAGE_QUERY, {}, 'published'),
-    queryDataset<PRIVACY_POLICY_QUERY_RESULT>(file, PRIVACY_POLICY_QUERY, {}, 'published'),
+    queryDocuments<SETTINGS_QUERY_RESULT>(documents, SETTINGS_QUERY, {}, 'published'),
+    queryDocuments<LANDING_PAGE_QUERY_RESULT>(documents, LANDING_PAGE_QUERY, {}, 'published'),
+    queryDocuments<SUPPORT_PAGE_QUERY_RESULT>(documents, SUPPORT_PAGE_QUERY, {}, 'published'),
+    queryDocuments<PRIVACY_POLICY_QUERY_RESULT>(documents, PRIVACY_POLICY_QUERY, {}, 'published'),
   ]);
   return {
     settings: present(settings, 'siteSettings'),

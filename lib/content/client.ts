@@ -1,18 +1,27 @@
+import 'server-only';
+
 import { createClient, type SanityClient } from 'next-sanity';
 
+import { LOCAL_TOKEN } from '@/lib/content-lake/local';
 import { sanityClientOptions, sanityConfig } from '@/lib/env/public';
+import { sanityReadToken } from '@/lib/env/server';
 
-/** The hosted Sanity client, or null when the site runs on the embedded seed dataset. */
-export function createSanityClient(): SanityClient | null {
+import { localClient } from './local-client';
+
+/** The site's Sanity client: the hosted project's, or on the embedded default the local lake's (local-client.ts). */
+export function createSanityClient(): SanityClient {
   const config = sanityConfig();
-  return (
-    config &&
-    createClient({
-      ...sanityClientOptions(config),
-      useCdn: true,
-      perspective: 'published',
-      // Click-to-edit overlays in draft mode point back into the embedded Studio.
-      stega: { studioUrl: '/studio' },
-    })
-  );
+  if (!config) return localClient();
+  return createClient({
+    ...sanityClientOptions(config),
+    useCdn: true,
+    perspective: 'published',
+    // Click-to-edit overlays in draft mode point back into the embedded Studio.
+    stega: { studioUrl: '/studio' },
+  });
+}
+
+/** The token that reads drafts: the project's Viewer token, or on the embedded default one the local lake ignores. */
+export function readToken(): string | undefined {
+  return sanityConfig() ? sanityReadToken() : LOCAL_TOKEN;
 }

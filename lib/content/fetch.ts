@@ -5,9 +5,6 @@ import { resolvePerspectiveFromCookies, type LivePerspective } from 'next-sanity
 import { cacheLife, cacheTag } from 'next/cache';
 import { cookies, draftMode } from 'next/headers';
 
-import { contentFile } from '@/lib/env/server';
-
-import { documentProblems, queryDataset } from './embedded';
 import { createLastGood } from './last-good';
 import { live } from './live';
 import { FETCH_TAGS } from './tags';
@@ -26,17 +23,16 @@ const withLastGood = createLastGood();
 /**
  * The request's fetch options, read outside the cache and passed in, so they are part of its key.
  * In draft mode the perspective is the one Presentation set in its cookie: drafts, or a content
- * release stacked on drafts. The embedded dataset has drafts only.
+ * release stacked on drafts.
  */
 async function fetchOptions(): Promise<FetchOptions> {
   if (!(await draftMode()).isEnabled) return PUBLISHED;
-  if (!live) return { perspective: 'drafts', stega: false };
   return { perspective: (await resolvePerspectiveFromCookies({ cookies: await cookies() })) ?? 'drafts', stega: true };
 }
 
 /**
- * The single way the site reads content. Hosted Sanity when configured, otherwise the embedded dataset
- * in content/, both with the same GROQ and tags.
+ * The single way the site reads content: Sanity Live's fetch, from the hosted project when one is
+ * configured, otherwise from the local lake in this process (local-client.ts), with the same GROQ and tags.
  */
 export async function fetchContent<const Q extends keyof SanityQueries>(query: Q, type: ContentType): Promise<Content<Q>> {
   return cachedContent(query, type, await fetchOptions());
@@ -60,24 +56,14 @@ async function cachedContent<const Q extends keyof SanityQueries>(query: Q, type
   return options.perspective === 'published' && !options.stega ? withLastGood(type, read) : read();
 }
 
-/** The source's answer; throws when the document is missing or, in the embedded dataset, cannot be rendered. */
+/** The source's answer; throws when the document is missing. */
 async function readContent<const Q extends keyof SanityQueries>(
   query: Q,
   type: ContentType,
   { perspective, stega }: FetchOptions,
   tags: string[],
 ): Promise<Content<Q>> {
-  let result: QueryResult<Q>;
-  if (live) {
-    result = (await live.sanityFetch({ query, params: {}, perspective, stega, tags })).data as QueryResult<Q>;
-  } else if (perspective !== 'published') {
-    result = await queryDataset<QueryResult<Q>>(contentFile(), query, {}, 'drafts');
-  } else {
-    const file = contentFile();
-    const problems = await documentProblems(file, type);
-    if (problems.length > 0) throw new Error(`${file}: the ${type} document cannot be rendered:\n  ${problems.join('\n  ')}`);
-    result = await queryDataset<QueryResult<Q>>(file, query, {}, 'published');
-  }
+  const result = (await live.sanityFetch({ query, params: {}, perspective, stega, tags })).data as QueryResult<Q>;
   if (result === null) throw new Error(`The ${type} document is missing from the dataset.`);
   return result;
 }

@@ -2,25 +2,25 @@ import 'server-only';
 
 import { defineLive } from 'next-sanity/live';
 
-import { sanityBrowserToken, sanityReadToken } from '@/lib/env/server';
+import { LOCAL_TOKEN } from '@/lib/content-lake/local';
+import { sanityConfig } from '@/lib/env/public';
+import { sanityBrowserToken } from '@/lib/env/server';
 
-import { createSanityClient } from './client';
+import { createSanityClient, readToken } from './client';
 
-const client = createSanityClient();
-const serverToken = sanityReadToken();
+const serverToken = readToken();
+const browserToken = sanityConfig() ? (sanityBrowserToken() ?? serverToken) : LOCAL_TOKEN;
 
 /**
- * Sanity Live for the hosted source (next-sanity 13, strict: every fetch names its perspective and stega).
- * `sanityFetch` runs inside the site's one 'use cache' boundary (fetch.ts); `SanityLive` runs in draft
- * mode only (draft-tools.tsx). The browser gets a token only in draft mode, which the secret flow of
- * /api/draft-mode/enable guards: SANITY_API_BROWSER_TOKEN, else the server's Viewer token, as Sanity's
- * template does. Null on the embedded default, which has no live API.
+ * Sanity Live (next-sanity 13, strict: every fetch names its perspective and stega), for the hosted
+ * project and the embedded default's local lake alike. `sanityFetch` runs inside the site's one 'use cache'
+ * boundary (fetch.ts); `SanityLive` runs in draft mode only (draft-tools.tsx). The browser gets a token
+ * only in draft mode, which the secret flow of /api/draft-mode/enable guards: SANITY_API_BROWSER_TOKEN,
+ * else the server's Viewer token, as Sanity's template does (on the embedded default, a token the lake ignores).
  */
-export const live = client
-  ? defineLive({
-      client,
-      serverToken: serverToken ?? false,
-      browserToken: sanityBrowserToken() ?? serverToken ?? false,
-      strict: true,
-    })
-  : null;
+export const live = defineLive({
+  client: createSanityClient(),
+  serverToken: serverToken ?? false,
+  browserToken: browserToken ?? false,
+  strict: true,
+});

@@ -1,13 +1,11 @@
 import 'server-only';
 
-import { readFile } from 'node:fs/promises';
-
 import type { SanityDocument } from 'sanity';
 
-import { contentFile } from '@/lib/env/server';
+import { sanityConfig } from '@/lib/env/public';
 
 import { createSanityClient } from './client';
-import { applyPerspective, parseNdjson } from './embedded';
+import { localLake } from './local-lake';
 import { DOCUMENTS_OF_TYPES_QUERY } from './queries';
 import { problemsByType } from './schema-check';
 import { typesRefreshedBy, type ContentTag } from './tags';
@@ -16,14 +14,17 @@ import { typesRefreshedBy, type ContentTag } from './tags';
 const HOSTED_TIMEOUT_MS = 10_000;
 
 async function readPublished(types: string[]): Promise<SanityDocument[]> {
-  const hosted = createSanityClient();
-  if (hosted) {
-    // Straight from the API, not its CDN: the revision just published.
-    return hosted.withConfig({ useCdn: false, timeout: HOSTED_TIMEOUT_MS }).fetch<SanityDocument[]>(DOCUMENTS_OF_TYPES_QUERY, { types });
+  if (!sanityConfig()) {
+    // The file as it is now: a hand edit the local lake refuses (it keeps serving the last good content) is this publish's problem.
+    const { lake } = await localLake();
+    await lake.dataset.refresh();
+    const problem = lake.dataset.problem();
+    if (problem) throw new Error(problem);
   }
-  // The file as it is now, read afresh: this answer decides whether pages change.
-  const file = contentFile();
-  return applyPerspective(parseNdjson(await readFile(file, 'utf8'), file), 'published') as SanityDocument[];
+  // Straight from the API, not its CDN: the revision just published.
+  return createSanityClient()
+    .withConfig({ useCdn: false, timeout: HOSTED_TIMEOUT_MS })
+    .fetch<SanityDocument[]>(DOCUMENTS_OF_TYPES_QUERY, { types });
 }
 
 /**

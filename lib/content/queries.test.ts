@@ -12,7 +12,10 @@ import type {
   SUPPORT_PAGE_QUERY_RESULT,
 } from '@/sanity.types';
 
-import { queryDataset, type Perspective } from './embedded';
+import { parseNdjson } from '@/lib/content-lake/documents';
+import type { Perspective } from '@/lib/content-lake/perspectives';
+import { queryDocuments } from '@/lib/content-lake/queries';
+
 import { LANDING_PAGE_QUERY, PRIVACY_POLICY_QUERY, SETTINGS_QUERY, SUPPORT_PAGE_QUERY } from './queries';
 import { SEED_FILE as SEED } from '@/testkit/paths';
 
@@ -20,6 +23,11 @@ import { SEED_FILE as SEED } from '@/testkit/paths';
  * Every query of the site, evaluated with groq-js over the committed seed
  * dataset, returns what its page renders.
  */
+
+/** A query over a dataset file, as the local lake answers it. */
+async function queryDataset<T>(file: string, query: string, params: Record<string, unknown>, perspective: Perspective): Promise<T> {
+  return queryDocuments<T>(parseNdjson(await readFile(file, 'utf8'), file), query, params, perspective);
+}
 
 function present<T>(value: T | null | undefined, what: string): T {
   if (value == null) throw new Error(`${what} is missing from the query result`);

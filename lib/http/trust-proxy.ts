@@ -7,6 +7,18 @@ import { resolveClientAddress } from './client-address';
 const INSTALLED = Symbol.for('hallway.trustProxy');
 
 /**
+ * Set to "1" on a request that came straight from its client: no proxy was declared and it carried no
+ * proxy's header (Next adds X-Forwarded-Host and friends itself afterwards, so routes cannot tell). The
+ * local Content Lake answers only such requests. Whatever a client sends under this name is dropped.
+ */
+export const DIRECT_HEADER = 'x-hallway-direct';
+const PROXY_HEADERS = ['forwarded', 'via', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'x-real-ip'];
+
+/** No proxy declared, and no proxy's header: a browser never sends one. */
+export const cameDirect = (headers: http.IncomingHttpHeaders, trustedHops: number) =>
+  trustedHops === 0 && !PROXY_HEADERS.some((name) => name in headers);
+
+/**
  * Rewrites X-Forwarded-For on every incoming request to the one client address this server can vouch
  * for (see resolveClientAddress). Next only fills the header when a request lacks it, so on a bare
  * `next start` the client would otherwise choose its own rate-limit key. Next gives route code no
@@ -21,6 +33,8 @@ export function installTrustProxy(trustedHops: number): void {
   proto.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
     if (event === 'request') {
       const request = args[0] as http.IncomingMessage;
+      if (cameDirect(request.headers, trustedHops)) request.headers[DIRECT_HEADER] = '1';
+      else delete request.headers[DIRECT_HEADER];
       const header = request.headers['x-forwarded-for'];
       const forwarded = Array.isArray(header) ? header.join(',') : header;
       request.headers['x-forwarded-for'] = resolveClientAddress(forwarded, request.socket.remoteAddress, trustedHops);

@@ -7,15 +7,20 @@ import path from 'node:path';
  * gone (killed with SIGKILL, a power loss) is stale and taken over, so a restart is never blocked.
  */
 
+/** What a lock guards, for its message: a name and what to do when another process holds it. */
+export type LockedThing = { name: string; advice: string };
+
+const EMBEDDED_STORE: LockedThing = {
+  name: 'The embedded store',
+  advice: 'One server per DATA_DIR: stop that process, or give this server another DATA_DIR. Nothing was opened or changed.',
+};
+
 /** Thrown when another live process holds the store; the message names the directory and the pid. */
 export class StoreLockedError extends Error {
   readonly pid: number;
 
-  constructor(dir: string, pid: number, file: string) {
-    super(
-      `The embedded store ${dir} is in use by process ${pid} (lock file ${file}). ` +
-        'One server per DATA_DIR: stop that process, or give this server another DATA_DIR. Nothing was opened or changed.',
-    );
+  constructor(dir: string, pid: number, file: string, what: LockedThing = EMBEDDED_STORE) {
+    super(`${what.name} ${dir} is in use by process ${pid} (lock file ${file}). ${what.advice}`);
     this.name = 'StoreLockedError';
     this.pid = pid;
   }
@@ -61,7 +66,7 @@ function removeIfPresent(file: string): void {
  * release function (also run when the process exits normally). A lock naming this very pid is stale
  * too: a container restarted with the same pid.
  */
-export function lockStore(dir: string, file: string): () => void {
+export function lockStore(dir: string, file: string, what: LockedThing = EMBEDDED_STORE): () => void {
   const mine = `${file}.${process.pid}`;
   mkdirSync(path.dirname(file), { recursive: true });
   for (let attempt = 0; attempt < 3; attempt += 1) {
@@ -82,9 +87,9 @@ export function lockStore(dir: string, file: string): () => void {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const holder = holderOf(file);
-    if (holder !== null && holder !== process.pid && isRunning(holder)) throw new StoreLockedError(dir, holder, file);
+    if (holder !== null && holder !== process.pid && isRunning(holder)) throw new StoreLockedError(dir, holder, file, what);
     // Stale. Re-read just before removing, so a lock another starting server took meanwhile stays.
     if (holderOf(file) === holder) removeIfPresent(file);
   }
-  throw new Error(`could not take the lock ${file} of the embedded store ${dir}`);
+  throw new Error(`could not take the lock ${file} of ${what.name.toLowerCase()} ${dir}`);
 }

@@ -1,4 +1,5 @@
 import { type ClientPerspective, createClient, CorsOriginError, type LiveEvent, type SanityClient } from '@sanity/client';
+import { stegaClean } from '@sanity/client/stega';
 import { validatePreviewUrl } from '@sanity/preview-url-secret';
 import { createPreviewSecret } from '@sanity/preview-url-secret/create-secret';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -212,16 +213,34 @@ describe('queries', () => {
     });
   });
 
-  it('returns an empty but valid Content Source Map when asked, which stega accepts', async () => {
-    const at = await lake();
+  it('maps each text of a result to its document and field (a Content Source Map), which stega encodes', async () => {
+    const at = await lake({ documents: [...structuredClone(DOCUMENTS), { _id: 'faq', _type: 'faq', items: [{ _key: 'k1', q: 'Why?' }] }] });
     const client = clientOf(at, { stega: { enabled: true, studioUrl: '/studio' } });
-    expect(await client.fetch('*[_id == "post-1"][0].title')).toBe('First');
-    const answer = await fetch(`${at.origin}/v${API}/data/query/production?query=1&resultSourceMap=withKeyArraySelector&returnQuery=false`);
-    expect(await answer.json()).toEqual({
-      result: 1,
-      syncTags: expect.any(Array),
-      ms: expect.any(Number),
-      resultSourceMap: { documents: [], paths: [], mappings: {} },
+    const title = await client.fetch<string>('*[_id == "post-1"][0].title');
+    expect(title).not.toBe('First');
+    expect(stegaClean(title)).toBe('First');
+
+    const query = async (text: string, perspective = 'published') => {
+      const answer = await fetch(
+        `${at.origin}/v${API}/data/query/production?query=${encodeURIComponent(text)}&perspective=${perspective}&resultSourceMap=withKeyArraySelector&returnQuery=false`,
+        { headers: { authorization: `Bearer ${TOKEN}` } },
+      );
+      return (await answer.json()) as { result: unknown; resultSourceMap: unknown };
+    };
+    const value = (document: number, path: number) => ({ type: 'value', source: { type: 'documentValue', document, path } });
+    // Whole texts are mapped, made-up ones are not, and every text comes back as it was.
+    expect(await query('*[_id == "post-1"][0]{title, "n": 1, "shout": title + "!"}')).toMatchObject({
+      result: { title: 'First', n: 1, shout: 'First!' },
+      resultSourceMap: { documents: [{ _id: 'post-1', _type: 'post' }], paths: ["$['title']"], mappings: { "$['title']": value(0, 0) } },
+    });
+    // Keyed array items are named by key; a draft is named by its own id, under the drafts perspective.
+    expect(await query('*[_id == "faq"][0].items[0].q')).toMatchObject({
+      result: 'Why?',
+      resultSourceMap: { paths: ["$['items'][?(@._key=='k1')]['q']"], mappings: { $: value(0, 0) } },
+    });
+    expect(await query('*[_type == "siteSettings"][0].productName', 'drafts')).toMatchObject({
+      result: 'Corridor (draft)',
+      resultSourceMap: { documents: [{ _id: 'drafts.siteSettings', _type: 'siteSettings' }] },
     });
   });
 });

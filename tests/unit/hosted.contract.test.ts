@@ -7,8 +7,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { SANITY_API_VERSION } from '@/lib/env/public';
+import { createHandler } from '@/lib/content-lake/handler';
+import { Lake } from '@/lib/content-lake/lake';
+import { LAKE_PATH } from '@/lib/content-lake/local';
 import { createSanityClient } from '@/lib/content/client';
-import { queryDataset } from '@/lib/content/embedded';
+import { inProcessClient } from '@/lib/content/local-client';
 import fixture from './fixtures/sanity-query-responses.json';
 import { LANDING_PAGE_QUERY, PRIVACY_POLICY_QUERY, SETTINGS_QUERY, SUPPORT_PAGE_QUERY } from '@/lib/content/queries';
 import { startContentLake, type ContentLake } from '@/testkit/content-lake/server.ts';
@@ -67,14 +70,13 @@ afterAll(async () => {
 
 function hostedClient() {
   const client = createSanityClient();
-  if (!client) throw new Error('expected a hosted client with the Sanity variables set');
   // Only the host changes: project, dataset, version and perspective are the site's own settings.
   return client.withConfig({ apiHost, useProjectHostname: false, useCdn: false, stega: false });
 }
 
 describe('hosted Sanity source', () => {
   it('is configured from the environment for the published perspective', () => {
-    const config = createSanityClient()?.config();
+    const config = createSanityClient().config();
     expect(config).toMatchObject({
       projectId: 'abc123',
       dataset: 'staging',
@@ -91,15 +93,27 @@ describe('hosted Sanity source', () => {
     expect(sent.searchParams.get('perspective')).toBe('published');
   });
 
-  it.each(Object.keys(QUERIES) as QueryName[])('the embedded source answers %s over the same documents as Sanity does', async (name) => {
-    expect(await queryDataset(datasetFile, QUERIES[name], {}, 'published')).toEqual(fixture.responses[name]);
-  });
+  it.each(Object.keys(QUERIES) as QueryName[])(
+    "with no project, the site's client (the local lake, in process, over the same documents) answers %s as Sanity does",
+    async (name) => {
+      const lake = await Lake.open({ documents: fixture.documents, access: { kind: 'local' } });
+      const client = inProcessClient(async () => createHandler(lake, LAKE_PATH));
+      expect(client.config()).toMatchObject({ projectId: 'local', dataset: 'production', apiHost: 'http://localhost:3000/api/lake' });
+      expect(await client.fetch(QUERIES[name])).toEqual(fixture.responses[name]);
+      lake.close();
+    },
+  );
 
-  it('is null when no project is configured, so the embedded source is used', () => {
+  it("with no project, is the local lake's client", () => {
     vi.stubEnv('NEXT_PUBLIC_SANITY_PROJECT_ID', '');
     vi.stubEnv('NEXT_PUBLIC_SANITY_DATASET', '');
-    expect(createSanityClient()).toBeNull();
+    expect(createSanityClient().config()).toMatchObject({ projectId: 'local', useProjectHostname: false });
     vi.stubEnv('NEXT_PUBLIC_SANITY_PROJECT_ID', 'abc123');
+    vi.stubEnv('NEXT_PUBLIC_SANITY_DATASET', 'staging');
+  });
+
+  it('half a project configuration is an error, not the embedded default', () => {
+    vi.stubEnv('NEXT_PUBLIC_SANITY_DATASET', '');
     expect(() => createSanityClient()).toThrow('NEXT_PUBLIC_SANITY_DATASET is not set');
     vi.stubEnv('NEXT_PUBLIC_SANITY_DATASET', 'staging');
   });
@@ -113,7 +127,7 @@ describe('the local Content Lake', () => {
   afterAll(() => lake.stop());
 
   it.each(Object.keys(QUERIES) as QueryName[])("answers the site's client for %s as Sanity does, with sync tags", async (name) => {
-    const client = createSanityClient()!.withConfig({ apiHost: lake.apiHost, useProjectHostname: false, useCdn: false });
+    const client = createSanityClient().withConfig({ apiHost: lake.apiHost, useProjectHostname: false, useCdn: false });
     expect(await client.fetch(QUERIES[name])).toEqual(fixture.responses[name]);
     const raw = await client.fetch(QUERIES[name], {}, { filterResponse: false });
     expect(raw.result).toEqual(fixture.responses[name]);

@@ -4,15 +4,15 @@ import { VisualEditing } from 'next-sanity/visual-editing';
 import { live } from '@/lib/content/live';
 
 /**
- * Draft mode only: a banner, click-to-edit overlays, and on hosted content Sanity Live with drafts, so
- * the preview follows every edit (it refreshes the page; nothing is cached in draft mode). Visitors get
+ * Draft mode only: a banner, click-to-edit overlays, and Sanity Live with drafts, so the preview follows
+ * every edit (it refreshes the page; nothing is cached in draft mode). Visitors get
  * none of it: their pages change through the publish webhook, on their next load (docs/editing-content.md, "Live and draft preview").
  */
 export async function DraftTools() {
   if (!(await draftMode()).isEnabled) return null;
   return (
     <>
-      {live ? <live.SanityLive includeDrafts /> : null}
+      <live.SanityLive includeDrafts />
       <div role="status" className="fixed bottom-4 left-4 z-50 rounded-full bg-ink px-4 py-2 text-sm text-white shadow-lg">
         Draft preview ·{' '}
         <a href="/api/draft-mode/disable" className="font-semibold underline">

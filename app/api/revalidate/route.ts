@@ -1,10 +1,7 @@
-import { revalidateTag } from 'next/cache';
-import { after } from 'next/server';
-
-import { refreshCachedPages } from '@/lib/cache-refresh';
 import { publishProblems } from '@/lib/content/publish-check';
 import { tagsForDocumentType } from '@/lib/content/tags';
 import { replayMemory } from '@/lib/content/replay-memory';
+import { revalidateContent } from '@/lib/content/revalidate';
 import { verifyWebhook, type WebhookRefusal } from '@/lib/content/webhook';
 import { revalidateSecret } from '@/lib/env/server';
 import { createRefusalLog } from '@/lib/http/refusal-log';
@@ -34,13 +31,5 @@ export async function POST(request: Request) {
       { status: 503, headers: { 'retry-after': '60' } },
     );
   }
-  for (const tag of tags) {
-    // { expire: 0 } rather than 'max': stale-while-revalidate would serve the old text to the next
-    // visitor; expiring now makes the first load after this answer render the new content.
-    revalidateTag(tag, { expire: 0 });
-  }
-  // A caching proxy that revalidateTag does not reach (deploy/'s nginx) takes the new pages: after the
-  // answer, because Next applies the tags only once this handler has returned.
-  if (tags.length) after(refreshCachedPages);
-  return Response.json({ revalidated: tags, now: Date.now() });
+  return Response.json({ revalidated: revalidateContent([result.type]), now: Date.now() });
 }

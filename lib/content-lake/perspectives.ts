@@ -10,23 +10,13 @@
  *   old name), or a stack such as `rABC,drafts`: each layer overlays the ones right of it, published last.
  *   `versions.*` documents do not exist for API versions before 2025-02-19.
  */
-import { applyPerspective, parseNdjson } from '../../lib/content/embedded.ts';
+import { isDraftId, isPublishedId, isVersionId, publishedIdOf, type SanityDocument } from './documents.ts';
 
-/** The repo's NDJSON reader (lib/content/embedded.ts), shared so the stand-in reads what the site reads. */
-export { parseNdjson };
-
-export type SanityDocument = { _id: string; _type: string; [key: string]: unknown };
 /** A named view, or a stack of release ids and 'drafts' over published, leftmost first. */
 export type Perspective = 'raw' | 'published' | 'drafts' | readonly string[];
 
 const RELEASES_API = '2025-02-19';
-const atLeast = (apiVersion: string, version: string) => apiVersion === 'X' || (apiVersion !== '1' && apiVersion >= version);
-
-export function publishedIdOf(id: string): string {
-  if (id.startsWith('drafts.')) return id.slice('drafts.'.length);
-  if (id.startsWith('versions.')) return id.split('.').slice(2).join('.');
-  return id;
-}
+export const atLeast = (apiVersion: string, version: string) => apiVersion === 'X' || (apiVersion !== '1' && apiVersion >= version);
 
 /** The `perspective` parameter as Sanity reads it; throws with Sanity's wording on a value it refuses. */
 export function parsePerspective(value: string | null | undefined, apiVersion: string): Perspective {
@@ -45,34 +35,38 @@ export function parsePerspective(value: string | null | undefined, apiVersion: s
 
 /** What a query over `documents` sees with this perspective and these credentials. */
 export function view(
-  documents: SanityDocument[],
+  documents: readonly SanityDocument[],
   perspective: Perspective,
   options: { authenticated: boolean; apiVersion: string },
 ): SanityDocument[] {
-  let visible = options.authenticated ? documents : documents.filter((doc) => !doc._id.includes('.'));
-  if (!atLeast(options.apiVersion, RELEASES_API)) visible = visible.filter((doc) => !doc._id.startsWith('versions.'));
-  // The named views are the embedded source's own (lib/content/embedded.ts), so both answer alike.
-  if (typeof perspective === 'string') return applyPerspective(visible, perspective);
-  return overlay(visible, perspective);
+  let visible = options.authenticated ? [...documents] : documents.filter((doc) => isPublishedId(doc._id));
+  if (!atLeast(options.apiVersion, RELEASES_API)) visible = visible.filter((doc) => !isVersionId(doc._id));
+  if (perspective === 'raw') return visible;
+  if (perspective === 'published') return visible.filter((doc) => !isDraftId(doc._id) && !isVersionId(doc._id));
+  return overlay(visible, perspective === 'drafts' ? ['drafts'] : perspective);
 }
 
 /**
- * A release stack (applyPerspective has none): per published id, the first of versions.<layer>.<id> or
- * drafts.<id> for the layers in order, else the published document, under the published id. A version
- * marked `_system.delete` is the release unpublishing the document, so it is left out.
+ * A perspective stack: per published id, the first of versions.<layer>.<id> or drafts.<id> for the layers
+ * in order, else the published document, under the published id; system documents as they are. A version
+ * marked `_system.delete` is the release unpublishing the document, so it is left out too.
  */
-function overlay(documents: SanityDocument[], layers: readonly string[]): SanityDocument[] {
+function overlay(documents: readonly SanityDocument[], layers: readonly string[]): SanityDocument[] {
   const byId = new Map(documents.map((doc) => [doc._id, doc]));
   const seen = new Set<string>();
   const result: SanityDocument[] = [];
   for (const doc of documents) {
+    if (!isPublishedId(doc._id) && !isDraftId(doc._id) && !isVersionId(doc._id)) {
+      result.push(doc);
+      continue;
+    }
     const id = publishedIdOf(doc._id);
     if (seen.has(id)) continue;
     seen.add(id);
     const candidates = [...layers.map((layer) => (layer === 'drafts' ? `drafts.${id}` : `versions.${layer}.${id}`)), id];
     const top = candidates.map((candidate) => byId.get(candidate)).find((found) => found !== undefined);
     if (!top || (top._system as { delete?: boolean } | undefined)?.delete === true) continue;
-    result.push({ ...top, _id: id });
+    result.push(top._id === id ? top : { ...top, _id: id });
   }
   return result;
 }

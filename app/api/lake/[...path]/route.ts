@@ -1,0 +1,28 @@
+import type { Caller } from '@/lib/content-lake/access';
+import { localLake } from '@/lib/content/local-lake';
+import { revalidateContent } from '@/lib/content/revalidate';
+import { sanityConfig } from '@/lib/env/public';
+import { DIRECT_HEADER } from '@/lib/http/trust-proxy';
+
+/**
+ * The embedded default's Content Lake (lib/content/local-lake.ts), at Sanity's paths under /api/lake: the
+ * Studio at /studio and the previews of draft mode use it. A publish here refreshes the pages that show
+ * the published document at once, as the publish webhook does for a hosted project. With a Sanity
+ * project configured there is no local lake: the Studio and the site talk to Sanity.
+ */
+
+/** Who sent it, as the server saw it before Next (lib/http/trust-proxy.ts): the address it vouches for, and whether a proxy was in between. */
+function callerOf(request: Request): Caller {
+  return { address: request.headers.get('x-forwarded-for') ?? undefined, throughProxy: request.headers.get(DIRECT_HEADER) !== '1' };
+}
+
+async function serve(request: Request): Promise<Response> {
+  if (sanityConfig())
+    return Response.json({ message: 'This site edits a Sanity project: there is no local Content Lake' }, { status: 404 });
+  const { handle, takePublished } = await localLake();
+  const response = await handle(request, callerOf(request));
+  revalidateContent(takePublished());
+  return response;
+}
+
+export { serve as GET, serve as POST, serve as PUT, serve as PATCH, serve as DELETE, serve as OPTIONS, serve as HEAD };

@@ -1,0 +1,121 @@
+/**
+ * Sanity's Actions API (sanity.io/docs/http-actions), through which the Studio does all ordinary editing:
+ * each action becomes writes to the draft and published documents of one transaction. Release and version
+ * actions are refused: the local lake has no content releases.
+ */
+import { draftIdOf, isDraftId, isValidId, publishedIdOf, type SanityDocument } from './documents.ts';
+import { itemError } from './errors.ts';
+import { patchDocument, type Patch } from './mutations.ts';
+import type { TransactionBuilder } from './transaction.ts';
+
+/** What keeps a document from being published (the schema's rules); empty when it may be. */
+export type Validate = (doc: SanityDocument) => Promise<string[]>;
+
+type Action = Record<string, unknown> & { actionType?: unknown };
+type Fail = (type: string, description: string, status?: number) => never;
+type Step = { tx: TransactionBuilder; action: Action; fail: Fail; validate?: Validate };
+
+const PREFIX = 'sanity.action.document.';
+
+function ids({ action, fail }: Step): { draftId: string; publishedId: string } {
+  const publishedId = typeof action.publishedId === 'string' ? action.publishedId : undefined;
+  const draftId = typeof action.draftId === 'string' ? action.draftId : publishedId && draftIdOf(publishedId);
+  if (!publishedId || !draftId || !isValidId(publishedId) || publishedId.includes('.') || draftId !== draftIdOf(publishedId))
+    fail('validationError', `${String(action.actionType)} needs a publishedId and its draft id drafts.<publishedId>`, 400);
+  return { draftId: draftId!, publishedId: publishedId! };
+}
+
+function attributes({ action, fail }: Step, publishedId: string): SanityDocument {
+  const doc = action.attributes as SanityDocument | undefined;
+  if (typeof doc !== 'object' || doc === null || typeof doc._type !== 'string')
+    fail('validationError', 'attributes must be a document with a string _type', 400);
+  const id = typeof doc!._id === 'string' ? doc!._id : draftIdOf(publishedId);
+  if (!isDraftId(id) || publishedIdOf(id) !== publishedId) fail('validationError', `attributes._id must be drafts.${publishedId}`, 400);
+  return { ...structuredClone(doc!), _id: id };
+}
+
+function create(step: Step) {
+  const { publishedId } = ids({ ...step, action: { ...step.action, draftId: undefined } });
+  const doc = attributes(step, publishedId);
+  if (step.tx.get(doc._id)) {
+    if (step.action.ifExists === 'ignore') return;
+    step.fail('documentAlreadyExistsError', `Document by ID "${doc._id}" already exists`);
+  }
+  step.tx.put(doc._id, doc);
+}
+
+/** The first edit of a published document makes its draft: a copy of it, then the patch. */
+function edit(step: Step) {
+  const { tx, action, fail } = step;
+  const { draftId, publishedId } = ids(step);
+  const base = tx.get(draftId) ?? tx.get(publishedId) ?? fail('documentNotFoundError', `Neither "${draftId}" nor "${publishedId}" exists`);
+  if (typeof action.patch !== 'object' || action.patch === null) fail('validationError', 'edit needs a patch', 400);
+  tx.put(draftId, patchDocument({ ...base, _id: draftId }, action.patch as Patch, fail));
+}
+
+async function publish(step: Step) {
+  const { tx, action, fail, validate } = step;
+  const { draftId, publishedId } = ids(step);
+  const draft = tx.get(draftId) ?? fail('documentNotFoundError', `Document by ID "${draftId}" not found`);
+  const published = tx.get(publishedId);
+  if (typeof action.ifDraftRevisionId === 'string' && action.ifDraftRevisionId !== draft._rev)
+    fail('conflictError', `Draft "${draftId}" has another revision than ${action.ifDraftRevisionId}`);
+  if (typeof action.ifPublishedRevisionId === 'string' && action.ifPublishedRevisionId !== published?._rev)
+    fail('conflictError', `Document "${publishedId}" has another revision than ${action.ifPublishedRevisionId}`);
+  const next = { ...draft, _id: publishedId, _createdAt: published?._createdAt ?? draft._createdAt };
+  const problems = validate ? await validate(next) : [];
+  if (problems.length > 0) fail('validationError', `"${publishedId}" cannot be published: ${problems.join('; ')}`);
+  tx.delete(draftId);
+  tx.put(publishedId, next);
+}
+
+function discard({ tx, action, fail }: Step) {
+  const draftId = typeof action.draftId === 'string' && isDraftId(action.draftId) ? action.draftId : undefined;
+  if (!draftId) fail('validationError', 'discard needs a draftId (drafts.<id>)', 400);
+  if (!tx.delete(draftId!)) fail('documentNotFoundError', `Document by ID "${draftId}" not found`);
+}
+
+/** The published document goes; a draft keeps its content (made from it when there was none). */
+function unpublish(step: Step) {
+  const { tx, fail } = step;
+  const { draftId, publishedId } = ids(step);
+  const published = tx.get(publishedId) ?? fail('documentNotFoundError', `Document by ID "${publishedId}" not found`);
+  if (!tx.get(draftId)) tx.put(draftId, { ...published, _id: draftId });
+  tx.delete(publishedId);
+}
+
+function remove(step: Step) {
+  const { tx, action } = step;
+  const { publishedId } = ids({ ...step, action: { ...action, draftId: undefined } });
+  const drafts = Array.isArray(action.includeDrafts) ? action.includeDrafts.filter((id): id is string => typeof id === 'string') : [];
+  for (const id of [publishedId, draftIdOf(publishedId), ...drafts]) if (publishedIdOf(id) === publishedId) tx.delete(id);
+}
+
+function replaceDraft(step: Step) {
+  const { publishedId } = ids({ ...step, action: { ...step.action, draftId: undefined } });
+  const doc = attributes(step, publishedId);
+  step.tx.put(doc._id, doc);
+}
+
+const ACTIONS: Record<string, (step: Step) => void | Promise<void>> = {
+  create,
+  edit,
+  publish,
+  discard,
+  unpublish,
+  delete: remove,
+  replaceDraft,
+};
+
+/** Applies one action to the transaction, or throws Sanity's actionError for it. */
+export async function applyAction(tx: TransactionBuilder, action: unknown, index: number, validate?: Validate): Promise<void> {
+  const fail: Fail = (type, description, status = 409) => {
+    throw itemError('actionError', index, type, description, status);
+  };
+  const given = typeof action === 'object' && action !== null ? (action as Action) : {};
+  const name = typeof given.actionType === 'string' && given.actionType.startsWith(PREFIX) ? given.actionType.slice(PREFIX.length) : '';
+  const run =
+    (Object.hasOwn(ACTIONS, name) ? ACTIONS[name] : undefined) ??
+    fail('unsupportedActionError', `Action type "${String(given.actionType)}" is not supported by the local Content Lake`, 400);
+  await run({ tx, action: given, fail, validate });
+}

@@ -1,0 +1,171 @@
+/**
+ * One dataset: its documents in memory, written through to disk when it has files, and every committed
+ * transaction told to whoever listens (the listener streams, the live events, the site's cache). Writes
+ * are made one at a time. The file is the editor's too: before every read and write this checks whether
+ * it changed on disk, and takes a hand edit in (as a transaction, so open Studios see it) or, when the file
+ * cannot be used, keeps serving the last good content and refuses writes until it is fixed, saying why.
+ */
+import { isContentId, type SanityDocument } from './documents.ts';
+import { LakeError, lakeError, newId } from './errors.ts';
+import { NdjsonFile } from './ndjson-file.ts';
+import { TransactionBuilder, type Change, type Transaction } from './transaction.ts';
+
+export type DatasetOptions = {
+  documents?: SanityDocument[];
+  /** The content (published documents, drafts, versions): written through when set. */
+  file?: string;
+  /** System documents (draft mode's secrets, …): kept out of `file`, in this file when set, else in memory. */
+  systemFile?: string;
+  /** What keeps a file's content from being served (the schema's rules), checked when it changes on disk. */
+  checkFile?: (documents: SanityDocument[]) => Promise<string[]>;
+};
+
+export const HAND_EDIT_IDENTITY = 'file';
+
+export class Dataset {
+  private docs: SanityDocument[] = [];
+  private byId = new Map<string, SanityDocument>();
+  private readonly listeners = new Set<(transaction: Transaction) => void>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private refusal: string | undefined;
+  private readonly content?: NdjsonFile;
+  private readonly system?: NdjsonFile;
+  private readonly checkFile?: DatasetOptions['checkFile'];
+
+  private constructor(options: DatasetOptions) {
+    this.content = options.file ? new NdjsonFile(options.file) : undefined;
+    this.system = options.systemFile ? new NdjsonFile(options.systemFile) : undefined;
+    this.checkFile = options.checkFile;
+  }
+
+  static async open(options: DatasetOptions): Promise<Dataset> {
+    const dataset = new Dataset(options);
+    const content = dataset.content ? await dataset.readContent() : (options.documents ?? []);
+    const system = dataset.system ? await dataset.system.read() : [];
+    const ids = new Set(content.map((doc) => doc._id));
+    dataset.set([...content, ...system.filter((doc) => !isContentId(doc._id) && !ids.has(doc._id))]);
+    return dataset;
+  }
+
+  documents(): readonly SanityDocument[] {
+    return this.docs;
+  }
+
+  get(id: string): SanityDocument | undefined {
+    return this.byId.get(id);
+  }
+
+  /** Why the file on disk is not being served, if it is not. */
+  problem(): string | undefined {
+    return this.refusal;
+  }
+
+  subscribe(listener: (transaction: Transaction) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Takes in an edit made to the file on disk, if there is one (see the top of this file). */
+  refresh(): Promise<void> {
+    return this.serially(() => this.takeHandEdit());
+  }
+
+  /** Runs `build` as one transaction and commits what it wrote; nothing is written if it throws. */
+  commit<T>(build: (tx: TransactionBuilder) => Promise<T>, id = newId(), identity = 'local', dryRun = false) {
+    return this.serially(async () => {
+      await this.takeHandEdit();
+      if (this.refusal) throw lakeError(409, 'datasetError', this.refusal);
+      const tx = new TransactionBuilder(this.byId, id);
+      const result = await build(tx);
+      const transaction: Transaction = { id, timestamp: tx.now, identity, changes: tx.changes() };
+      if (!dryRun && transaction.changes.length > 0) await this.apply(transaction);
+      return { transaction, result };
+    });
+  }
+
+  /** Replaces every document, as an import with --replace does (the files are not written). */
+  replace(documents: SanityDocument[]): void {
+    this.set(structuredClone(documents));
+  }
+
+  private serially<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private set(documents: SanityDocument[]) {
+    this.docs = documents;
+    this.byId = new Map(documents.map((doc) => [doc._id, doc]));
+  }
+
+  private async apply(transaction: Transaction) {
+    const next = [...this.docs];
+    for (const { id, after } of transaction.changes) {
+      const index = next.findIndex((doc) => doc._id === id);
+      if (after === null) next.splice(index, 1);
+      else if (index === -1) next.push(after);
+      else next[index] = after;
+    }
+    const touches = (content: boolean) => transaction.changes.some(({ id }) => isContentId(id) === content);
+    try {
+      if (this.content && (touches(true) || this.docs.some((doc) => !isContentId(doc._id) && this.content!.holds(doc))))
+        await this.content.write(next.filter((doc) => isContentId(doc._id)));
+      if (this.system && touches(false)) await this.system.write(next.filter((doc) => !isContentId(doc._id)));
+    } catch (error) {
+      throw new LakeError(503, {
+        error: { type: 'storageError', description: `The dataset could not be written: ${(error as Error).message}` },
+      });
+    }
+    this.set(next);
+    this.tell(transaction);
+  }
+
+  private tell(transaction: Transaction) {
+    for (const listener of this.listeners) {
+      try {
+        listener(transaction);
+      } catch (error) {
+        console.error('content lake: a transaction listener failed', error);
+      }
+    }
+  }
+
+  /** The file's documents; system documents written into it by hand are taken too, and moved to the system file on the next write. */
+  private async readContent(): Promise<SanityDocument[]> {
+    const documents = await this.content!.read();
+    const problems = this.checkFile ? await this.checkFile(documents) : [];
+    if (problems.length > 0) throw new Error(`${this.content!.file} cannot be served:\n  ${problems.join('\n  ')}`);
+    return documents;
+  }
+
+  private async takeHandEdit() {
+    if (!this.content || !(await this.content.changedOnDisk())) return;
+    let documents: SanityDocument[];
+    try {
+      documents = await this.readContent();
+    } catch (error) {
+      this.refusal = `${(error as Error).message}\nThe last good content is served, and nothing is saved until the file is fixed.`;
+      console.error(`content lake: ${this.refusal}`);
+      return;
+    }
+    this.refusal = undefined;
+    // A hand edit is a revision of its own: the Studio follows documents by their revision chain.
+    const id = newId();
+    const changes = diff(this.byId, documents).map((change) => ({ ...change, after: change.after && { ...change.after, _rev: id } }));
+    const revised = new Map(changes.map((change) => [change.id, change.after]));
+    const inFile = new Set(documents.map((doc) => doc._id));
+    const system = this.docs.filter((doc) => !isContentId(doc._id) && !inFile.has(doc._id));
+    this.set([...documents.map((doc) => revised.get(doc._id) ?? doc), ...system]);
+    if (changes.length > 0) this.tell({ id, timestamp: new Date().toISOString(), identity: HAND_EDIT_IDENTITY, changes });
+  }
+}
+
+/** The content documents that differ between the dataset and `documents`, as changes. */
+function diff(current: ReadonlyMap<string, SanityDocument>, documents: SanityDocument[]): Change[] {
+  const next = new Map(documents.map((doc) => [doc._id, doc]));
+  const ids = new Set([...[...current.keys()].filter(isContentId), ...next.keys()]);
+  return [...ids]
+    .map((id) => ({ id, before: current.get(id) ?? null, after: next.get(id) ?? null }))
+    .filter(({ before, after }) => JSON.stringify(before) !== JSON.stringify(after));
+}

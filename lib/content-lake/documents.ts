@@ -1,0 +1,56 @@
+/**
+ * Sanity documents as the Content Lake stores them, and what their ids say: `drafts.<id>` is a draft,
+ * `versions.<release>.<id>` a release's version, any other id with a `.` sits on a sub-path (system
+ * documents such as draft mode's preview secrets), and an id without one is published.
+ */
+export type SanityDocument = { _id: string; _type: string; _rev?: string; [key: string]: unknown };
+
+export const DRAFTS_PREFIX = 'drafts.';
+export const VERSIONS_PREFIX = 'versions.';
+
+export function publishedIdOf(id: string): string {
+  if (id.startsWith(DRAFTS_PREFIX)) return id.slice(DRAFTS_PREFIX.length);
+  if (id.startsWith(VERSIONS_PREFIX)) return id.split('.').slice(2).join('.');
+  return id;
+}
+
+export const draftIdOf = (id: string) => `${DRAFTS_PREFIX}${publishedIdOf(id)}`;
+export const isPublishedId = (id: string) => !id.includes('.');
+export const isDraftId = (id: string) => id.startsWith(DRAFTS_PREFIX);
+export const isVersionId = (id: string) => id.startsWith(VERSIONS_PREFIX);
+/** Content a dataset export carries: published documents, drafts and release versions; not system documents. */
+export const isContentId = (id: string) => isPublishedId(id) || isDraftId(id) || isVersionId(id);
+
+/** Ids Sanity accepts: letters, digits, `_`, `-` and `.` between path segments, at most 128 characters. */
+export const isValidId = (id: string) => /^[A-Za-z0-9_][\w-]*(\.[\w-]+)*$/.test(id) && id.length <= 128;
+
+/** A Sanity NDJSON export: one document per line, each with a string _id and _type; blank lines allowed. */
+export function parseNdjson(text: string, file = 'dataset'): SanityDocument[] {
+  return text
+    .split('\n')
+    .map((line, index) => [line.trim(), index + 1] as const)
+    .filter(([line]) => line !== '')
+    .map(([line, lineNumber]) => {
+      let doc: unknown;
+      try {
+        doc = JSON.parse(line);
+      } catch (error) {
+        throw new Error(`${file}:${lineNumber} is not valid JSON`, { cause: error });
+      }
+      if (!isDocument(doc)) throw new Error(`${file}:${lineNumber} is not a Sanity document (needs string _id and _type)`);
+      return doc;
+    });
+}
+
+export function isDocument(value: unknown): value is SanityDocument {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    typeof (value as SanityDocument)._id === 'string' &&
+    typeof (value as SanityDocument)._type === 'string'
+  );
+}
+
+/** Sanity's timestamps: whole seconds, UTC, as in 2026-01-02T03:04:05Z. */
+export const timestamp = (at = new Date()) => at.toISOString().replace(/\.\d{3}Z$/, 'Z');

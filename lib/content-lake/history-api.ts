@@ -1,0 +1,42 @@
+/**
+ * History, references and export. The local lake keeps no past revisions: the history is empty (the
+ * Studio then shows none, as for a dataset whose history was cleared), a revision is found only while it is
+ * the current one, and nothing refers to anything (the schema has no references). Export is the dataset as
+ * `sanity dataset export` writes it: the content documents, one per line.
+ */
+import { isContentId, publishedIdOf } from './documents.ts';
+import { httpError } from './errors.ts';
+import { json, type DataRequest } from './data-api.ts';
+
+export function historyEndpoint({ lake, url, cors, rest }: DataRequest) {
+  const [kind, ...tail] = rest.split('/');
+  const ids = decodeURIComponent(tail.join('/')).split(',').filter(Boolean);
+  if (kind === 'events' && tail[0] === 'documents' && tail[1])
+    return json({ events: { [decodeURIComponent(tail[1])]: [] }, nextCursor: '' }, cors);
+  if (kind === 'transactions') return new Response('', { headers: { ...cors, 'content-type': 'application/x-ndjson' } });
+  if (kind === 'documents' && ids.length > 0) {
+    const revision = url.searchParams.get('revision');
+    const documents = ids
+      .map((id) => lake.dataset.get(id))
+      .filter((doc) => doc !== undefined && (revision === null || doc._rev === revision));
+    return json({ documents }, cors);
+  }
+  throw httpError(404, 'Not Found', `No history endpoint at ${url.pathname}`);
+}
+
+export function referencesEndpoint({ cors, rest, url }: DataRequest) {
+  if (!/^documents\/[^/]+\/to$/.test(rest)) throw httpError(404, 'Not Found', `No references endpoint at ${url.pathname}`);
+  return json({ totalCount: 0, references: [] }, cors);
+}
+
+export function exportEndpoint({ lake, cors, authenticated, url }: DataRequest) {
+  const types = url.searchParams.get('types')?.split(',').filter(Boolean);
+  const documents = lake.dataset
+    .documents()
+    .filter(
+      (doc) => isContentId(doc._id) && (authenticated || doc._id === publishedIdOf(doc._id)) && (!types || types.includes(doc._type)),
+    );
+  return new Response(documents.map((doc) => `${JSON.stringify(doc)}\n`).join(''), {
+    headers: { ...cors, 'content-type': 'application/x-ndjson' },
+  });
+}

@@ -1,0 +1,122 @@
+/**
+ * The local Content Lake: one dataset answered in the shapes of Sanity's HTTP API (handler.ts), for the
+ * embedded Studio and site (lib/content-lake/embedded.ts) and, playing Sanity's hosted API, for the hosted
+ * build's tests and `npm run dev:lake` (node-server.ts). Every committed transaction reaches the listener
+ * streams (the Studio), the live events (the site's previews) and the owner's onCommit.
+ */
+import type { Access } from './access.ts';
+import { applyAction, type Validate } from './actions.ts';
+import { Dataset, type DatasetOptions } from './dataset.ts';
+import { isPublishedId, type SanityDocument } from './documents.ts';
+import { lakeError, newId } from './errors.ts';
+import { Listeners } from './listener.ts';
+import { LiveEvents } from './live-events.ts';
+import { applyMutation, type MutationResult } from './mutations.ts';
+import type { User } from './project-api.ts';
+import { Queries } from './queries.ts';
+import type { Transaction } from './transaction.ts';
+
+export type LakeOptions = DatasetOptions & {
+  access: Access;
+  projectId?: string;
+  dataset?: string;
+  /** What a publish must pass (the schema's rules). */
+  validate?: Validate;
+  /** Who is signed in: a `local` lake's editor, a `token` lake's token holder. */
+  user?: User;
+  maxStreams?: number;
+  heartbeatMs?: number;
+  /** After each committed transaction. */
+  onCommit?: (transaction: Transaction) => void;
+};
+
+export class Lake {
+  readonly options: LakeOptions;
+  readonly dataset: Dataset;
+  readonly queries: Queries;
+  readonly listeners: Listeners;
+  readonly live: LiveEvents;
+  readonly projectId: string;
+  readonly datasetName: string;
+  private readonly heartbeat: NodeJS.Timeout;
+
+  constructor(options: LakeOptions, dataset: Dataset) {
+    this.options = options;
+    this.dataset = dataset;
+    this.projectId = options.projectId ?? 'local';
+    this.datasetName = options.dataset ?? 'production';
+    this.queries = new Queries({ projectId: this.projectId, dataset: this.datasetName });
+    this.listeners = new Listeners(this.queries, options.maxStreams ?? 200);
+    this.live = new LiveEvents(options.maxStreams ?? 200);
+    dataset.subscribe((transaction) => void this.told(transaction));
+    // Browsers' EventSource polyfill reconnects after 45 s of silence; proxies close idle streams.
+    this.heartbeat = setInterval(() => {
+      this.listeners.beat();
+      this.live.beat();
+    }, options.heartbeatMs ?? 15_000).unref();
+  }
+
+  static async open(options: LakeOptions): Promise<Lake> {
+    return new Lake(options, await Dataset.open(options));
+  }
+
+  mutate(mutations: unknown, transactionId = newId(), dryRun = false): Promise<{ transactionId: string; results: MutationResult[] }> {
+    if (!Array.isArray(mutations) || mutations.length === 0)
+      throw lakeError(400, 'mutationError', 'The request body must be {"mutations": [...]} with at least one mutation');
+    const select = (query: string, params: Record<string, unknown>) => this.queries.selectIds(this.dataset.documents(), query, params);
+    return this.dataset
+      .commit(
+        async (tx) => {
+          const results: MutationResult[] = [];
+          for (const [index, mutation] of mutations.entries()) results.push(...(await applyMutation(tx, mutation, index, select)));
+          return results;
+        },
+        transactionId,
+        this.options.user?.id,
+        dryRun,
+      )
+      .then(({ result }) => ({ transactionId, results: result }));
+  }
+
+  act(actions: unknown, transactionId = newId(), dryRun = false): Promise<{ transactionId: string }> {
+    if (!Array.isArray(actions) || actions.length === 0)
+      throw lakeError(400, 'actionError', 'The request body must be {"actions": [...]} with at least one action');
+    return this.dataset
+      .commit(
+        async (tx) => {
+          for (const [index, action] of actions.entries()) await applyAction(tx, action, index, this.options.validate);
+        },
+        transactionId,
+        this.options.user?.id,
+        dryRun,
+      )
+      .then(() => ({ transactionId }));
+  }
+
+  /** Replaces the whole dataset, as an import with --replace does: live streams get `restart`. */
+  replace(documents: SanityDocument[]) {
+    this.dataset.replace(documents);
+    this.queries.forget();
+    this.live.restart();
+  }
+
+  close() {
+    clearInterval(this.heartbeat);
+    this.listeners.close();
+    this.live.close();
+  }
+
+  private async told(transaction: Transaction) {
+    const ids = transaction.changes.map((change) => change.id);
+    await this.listeners.tell(transaction);
+    // Only documents on the root path are public; a write to drafts, versions or system documents
+    // reaches includeDrafts streams only.
+    const tags = await this.queries.tagsChangedBy(this.dataset.documents(), ids);
+    this.live.message(tags, !ids.some(isPublishedId));
+    try {
+      this.options.onCommit?.(transaction);
+    } catch (error) {
+      console.error('content lake: onCommit failed', error);
+    }
+  }
+}

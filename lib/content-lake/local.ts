@@ -1,0 +1,17 @@
+/**
+ * The embedded default's Sanity "project": the site, its Studio and Presentation all talk to the local
+ * Content Lake that the site's own server answers at /api/lake (app/api/lake). Safe for the browser.
+ */
+export const LOCAL_PROJECT = { projectId: 'local', dataset: 'production' } as const;
+
+/** Where the site's server answers the lake's API; Sanity's paths (/v<apiVersion>/…) follow. */
+export const LAKE_PATH = '/api/lake';
+
+/** The lake on the origin a page was loaded from: the Studio's and the preview's API host. */
+export const lakeApiHost = (origin: string) => `${origin.replace(/\/+$/, '')}${LAKE_PATH}`;
+
+/**
+ * What the site's clients send as a token on the embedded default, where a token means nothing: the lake
+ * trusts this machine instead (lib/content-lake/access.ts). next-sanity needs a string to ask for drafts.
+ */
+export const LOCAL_TOKEN = 'local-lake';

@@ -1,0 +1,87 @@
+/**
+ * What the Studio asks of Sanity's API besides its data, answered so it runs with no project on
+ * sanity.io (../shared/STUDIO-API.md lists each call and what it does on failure): the signed-in user and
+ * their role, the dataset's grants, the project, and "off" or "empty" for features, upsells, schedules,
+ * saved UI state, schema uploads and telemetry. Each answer has the shape the Studio reads.
+ */
+export type User = { id: string; name: string; email: string; role: string; roles: { name: string; title: string }[] };
+
+/** Everything, for whoever may use the lake (the grant Sanity gives an administrator). */
+export const FULL_ACCESS = [{ filter: '_id in path("**")', permissions: ['read', 'create', 'update', 'history'] }];
+
+export function userNamed(id: string, name: string): User {
+  return { id, name, email: `${id}@localhost`, role: 'administrator', roles: [{ name: 'administrator', title: 'Administrator' }] };
+}
+
+/** Sign-in providers, for a lake playing sanity.io to a browser with no session: the Studio shows its login screen. */
+const PROVIDERS = {
+  thirdPartyLogin: true,
+  sso: {},
+  providers: ['google', 'github', 'sanity'].map((name) => ({
+    name,
+    title: name === 'sanity' ? 'E-mail / password' : name[0]!.toUpperCase() + name.slice(1),
+    url: `https://api.sanity.io/v1/auth/login/${name}`,
+  })),
+};
+
+type Answer = { status?: number; body: unknown };
+type Context = { method: string; projectId: string; dataset: string; user: User | undefined; body: () => Promise<unknown> };
+type Route = [method: string, path: RegExp, answer: (match: RegExpExecArray, context: Context) => Answer | Promise<Answer>];
+
+const ok = (body: unknown): Answer => ({ body });
+
+function project({ projectId, user }: Context): Answer {
+  const members = user ? [{ id: user.id, role: user.role, roles: user.roles, isCurrentUser: true, isRobot: false }] : [];
+  return ok({
+    id: projectId,
+    displayName: 'Local content',
+    studioHost: null,
+    isBlocked: false,
+    isDisabled: false,
+    members,
+    metadata: {},
+    features: [],
+  });
+}
+
+const ROUTES: Route[] = [
+  ['GET', /^\/users\/me$/, (_, { user }) => ok(user ?? {})],
+  [
+    'GET',
+    /^\/users\/([^/]+)$/,
+    ([, ids], { user }) => ok(ids!.split(',').map((id) => (user && id === user.id ? userInfo(user) : { id, displayName: id }))),
+  ],
+  ['GET', /^\/auth\/id$/, () => ok({})],
+  ['GET', /^\/auth\/providers$/, () => ok(PROVIDERS)],
+  ['GET', /^\/(data\/)?ping(\/[^/]+)?$/, () => ok({})],
+  ['GET', /^\/projects\/([^/]+)$/, (_, context) => project(context)],
+  ['GET', /^\/projects\/[^/]+\/datasets$/, (_, { dataset }) => ok([{ name: dataset, aclMode: 'private' }])],
+  ['GET', /^\/projects\/[^/]+\/datasets\/[^/]+\/acl$/, () => ok(FULL_ACCESS)],
+  ['GET', /^\/projects\/[^/]+\/grants$/, () => ok({})],
+  ['GET', /^\/projects\/[^/]+\/user-applications$/, () => ok([])],
+  ['POST', /^\/projects\/[^/]+\/user-applications\/.*$/, () => ok({})],
+  ['GET', /^\/features$/, () => ok([])],
+  ['GET', /^\/subscriptions\/project\/[^/]+$/, () => ok({ subscriptions: [] })],
+  ['GET', /^\/schedules\/[^/]+\/[^/]+$/, () => ok({ schedules: [] })],
+  ['GET', /^\/users\/me\/keyvalue\/.+$/, () => ok([])],
+  ['PUT', /^\/users\/me\/keyvalue$/, async (_, { body }) => ok(await body())],
+  ['GET', /^\/journey\/.*$/, () => ok({})],
+  ['POST', /^\/journey\/.*$/, () => ok({})],
+  ['GET', /^\/help$/, () => ok({ resources: [] })],
+  ['POST', /^\/descriptors\/(claim|synchronize)$/, () => ok({ synchronization: null })],
+  ['GET', /^\/intake\/telemetry-status$/, () => ok({ status: 'denied' })],
+  ['POST', /^\/intake\/batch$/, () => ok({})],
+];
+
+function userInfo(user: User) {
+  return { id: user.id, displayName: user.name, email: user.email, imageUrl: null };
+}
+
+/** The answer to one of these calls, or undefined when `path` is none of them. */
+export async function projectAnswer(path: string, context: Context): Promise<Answer | undefined> {
+  for (const [method, pattern, answer] of ROUTES) {
+    const match = pattern.exec(path);
+    if (match && method === context.method) return answer(match, context);
+  }
+  return undefined;
+}

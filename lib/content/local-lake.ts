@@ -1,0 +1,85 @@
+import 'server-only';
+
+import path from 'node:path';
+
+import { isPublishedId } from '@/lib/content-lake/documents';
+import { createHandler, type LakeHandler } from '@/lib/content-lake/handler';
+import { Lake } from '@/lib/content-lake/lake';
+import { LAKE_PATH, LOCAL_PROJECT } from '@/lib/content-lake/local';
+import { Presence } from '@/lib/content-lake/presence';
+import { userNamed } from '@/lib/content-lake/project-api';
+import { contentFile, dataDir } from '@/lib/env/server';
+
+import { CONTENT_TYPES } from './types';
+
+/**
+ * The embedded default's Content Lake, in this server: the Studio edits it over /api/lake, and the site
+ * reads it in process (client.ts). One per process, kept on globalThis because Next loads this module
+ * once per bundle layer (the API route's and the pages'): both must share the dataset and its writer.
+ *
+ * - The content lives in CONTENT_FILE (the committed seed by default), written through on every change:
+ *   `git diff` shows what the editors changed, and a commit ships it. Draft-mode secrets and other system
+ *   documents go to DATA_DIR instead, out of the seed.
+ * - A publish must pass the schema's rules, as must a hand edit of the file (schema-check.ts).
+ */
+
+const KEY = Symbol.for('hallway.localLake');
+type Local = {
+  lake: Lake;
+  handle: LakeHandler;
+  presence: Presence;
+  /** The types of the published documents changed since the last call: the pages to refresh. */
+  takePublished: () => string[];
+};
+const globals = globalThis as typeof globalThis & { [KEY]?: Promise<Local> };
+
+/** What keeps the site's published documents from rendering, for the dataset's hand-edit check. */
+async function problemsOf(documents: { _id: string; _type: string }[]): Promise<string[]> {
+  const { problemsByType } = await import('./schema-check');
+  const published = documents.filter((doc) => isPublishedId(doc._id));
+  return [...(await problemsByType(published, CONTENT_TYPES))].flatMap(([type, problems]) =>
+    problems.map((problem) => `${type}: ${problem}`),
+  );
+}
+
+async function validate(doc: { _id: string; _type: string }): Promise<string[]> {
+  if (!(CONTENT_TYPES as readonly string[]).includes(doc._type)) return [];
+  const { problemsByType } = await import('./schema-check');
+  return (await problemsByType([doc], [doc._type])).get(doc._type) ?? [];
+}
+
+async function open(): Promise<Local> {
+  const published = new Set<string>();
+  const user = userNamed('local-editor', 'Local editor');
+  const lake = await Lake.open({
+    ...LOCAL_PROJECT,
+    access: { kind: 'local' },
+    file: contentFile(),
+    systemFile: path.join(dataDir(), 'content-lake', 'system.ndjson'),
+    checkFile: problemsOf,
+    validate,
+    user,
+    onCommit: ({ changes }) => {
+      for (const { id, before, after } of changes) if (isPublishedId(id)) published.add((after ?? before)!._type);
+    },
+  });
+  return {
+    lake,
+    handle: createHandler(lake, LAKE_PATH),
+    presence: new Presence(user.id),
+    takePublished: () => {
+      const types = [...published];
+      published.clear();
+      return types;
+    },
+  };
+}
+
+export function localLake(): Promise<Local> {
+  globals[KEY] ??= open().catch((error: unknown) => {
+    // The next request tries again: the file may have been fixed meanwhile.
+    globals[KEY] = undefined;
+    throw error;
+  });
+  return globals[KEY];
+}

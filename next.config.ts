@@ -74,6 +74,8 @@ const nextConfig: NextConfig = {
       // Every response gets the site's policy; the Studio's own paths then get the one it needs (for the
       // same header the later rule wins). Paths that merely start with "studio" (/studiox) are the site's.
       { source: '/:path*', headers: asList(siteHeaders(services)) },
+      // Draft mode (Next's own cookie): the preview's policy, for its Live stream (lib/security-headers.ts).
+      { source: '/:path*', has: [{ type: 'cookie', key: '__prerender_bypass' }], headers: asList(siteHeaders(services, true)) },
       { source: '/studio', headers: asList(studioHeaders(services)) },
       { source: '/studio/:path+', headers: asList(studioHeaders(services)) },
     ];

@@ -32,13 +32,14 @@ function origin(url: string | undefined): string[] {
 
 /**
  * With no project, the local lake at /api/lake ('self'), whose streams a browser is sent to on names of
- * their own under localhost (lib/content-lake/access.ts), and its presence socket on this machine.
+ * their own under localhost (lib/content-lake/access.ts), and (for the Studio) its presence socket.
  */
-const LOCAL_LAKE = ['http://*.localhost:*', 'ws://localhost:*', 'ws://127.0.0.1:*'];
+const LOCAL_LAKE_STREAMS = ['http://*.localhost:*'];
+const LOCAL_LAKE_SOCKET = ['ws://localhost:*', 'ws://127.0.0.1:*'];
 
 /** The project's Content Lake: SANITY_API_HOST when set (the whole API lives there), else Sanity's hosts. */
 function sanityApi({ sanityProjectId: projectId, sanityApiHost }: Env): string[] {
-  if (!projectId) return LOCAL_LAKE;
+  if (!projectId) return [];
   if (sanityApiHost) return origin(sanityApiHost);
   return [`https://${projectId}.api.sanity.io`, `wss://${projectId}.api.sanity.io`, `https://${projectId}.apicdn.sanity.io`];
 }
@@ -46,7 +47,8 @@ function sanityApi({ sanityProjectId: projectId, sanityApiHost }: Env): string[]
 /** The Studio's own clients put the project id before any API host, SANITY_API_HOST's too. */
 function studioApi(services: Env): string[] {
   const { sanityProjectId: projectId, sanityApiHost } = services;
-  if (!projectId || !sanityApiHost) return sanityApi(services);
+  if (!projectId) return [...LOCAL_LAKE_STREAMS, ...LOCAL_LAKE_SOCKET];
+  if (!sanityApiHost) return sanityApi(services);
   const url = new URL(sanityApiHost);
   return [...origin(sanityApiHost), ...origin(`${url.protocol}//${projectId}.${url.host}`)];
 }
@@ -65,7 +67,11 @@ const common = {
   'Referrer-Policy': 'strict-origin-when-cross-origin',
 };
 
-export function siteHeaders(services: Env): Record<string, string> {
+/**
+ * `preview`: for draft mode (next.config.ts sends it when the draft-mode cookie is set), whose Live stream
+ * reaches the local lake on a name of its own when there is no project. Visitors never get that source.
+ */
+export function siteHeaders(services: Env, preview = false): Record<string, string> {
   return {
     ...common,
     // Next inlines each page's data as <script>self.__next_f.push(…)</script>, whose text changes with
@@ -77,7 +83,12 @@ export function siteHeaders(services: Env): Record<string, string> {
       'style-src': ["'self'", "'unsafe-inline'"],
       'img-src': ["'self'", 'data:', 'https://cdn.sanity.io'],
       'font-src': ["'self'"],
-      'connect-src': ["'self'", ...origin(services.supabaseUrl), ...sanityApi(services)],
+      'connect-src': [
+        "'self'",
+        ...origin(services.supabaseUrl),
+        ...sanityApi(services),
+        ...(preview && !services.sanityProjectId ? LOCAL_LAKE_STREAMS : []),
+      ],
       // Only the embedded Studio (same origin) may frame the site, for the Presentation tool.
       'frame-ancestors': ["'self'"],
       'form-action': ["'self'"],

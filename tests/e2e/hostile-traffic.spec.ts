@@ -138,7 +138,7 @@ async function filesUnder(dir: string): Promise<number> {
 const random = () => Math.random().toString(36).slice(2);
 
 test.describe('nothing an anonymous client can fill', () => {
-  test('any /studio path opens the one Studio page and adds no file to the server', async ({ request, page }) => {
+  test('any /studio path opens the one Studio page and adds no file to the server', async ({ request }) => {
     const studio = await request.get('/studio');
     expect(studio.status()).toBe(200);
     const studioHtml = await studio.text();
@@ -159,11 +159,7 @@ test.describe('nothing an anonymous client can fill', () => {
     }
     expect(await filesUnder(DIST_DIR), `files under ${DIST_DIR}`).toBe(before);
     expect(notTheStudioPage).toEqual([]);
-
-    // A deep link still opens the Studio in a browser, at the address the editor asked for.
-    await page.goto('/studio/structure/privacyPolicy');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Connect a Sanity project to edit content');
-    expect(new URL(page.url()).pathname).toBe('/studio/structure/privacyPolicy');
+    // That a deep link opens the Studio at the address the editor asked for: studio.spec.ts.
   });
 
   test('random unknown paths, query strings and 404s add no file either', async ({ request }) => {

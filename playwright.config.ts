@@ -4,6 +4,7 @@ import { E2E_SERVERS } from './testkit/e2e-servers';
 import { SANITY_API_VERSION } from './lib/env/public';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './testkit/browser';
 import { LAKE_ORIGIN, LAKE_PORT, LAKE_PROJECT, LAKE_TOKEN } from './testkit/hosted';
+import { lakeTls } from './testkit/lake-tls';
 
 /**
  * Browser tests against the production build (npm run build first; npm test does both), in Debian's
@@ -11,6 +12,10 @@ import { LAKE_ORIGIN, LAKE_PORT, LAKE_PROJECT, LAKE_TOKEN } from './testkit/host
  * of the seed dataset (testkit/e2e-server.mjs prepares both before `next start`), which the publish
  * tests edit and then announce through the signed webhook.
  */
+
+// The hosted stand-in serves HTTPS with its own certificate: the workers (the tests' clients) and the
+// servers started here trust it, as Node reads this when each process starts.
+process.env.NODE_EXTRA_CA_CERTS = lakeTls().certFile;
 
 // Inlined at build time; npm test builds with the same value (scripts/test.mjs).
 const SITE_URL = process.env.NEXT_PUBLIC_SITE_URL ?? E2E_SERVERS.main.url;
@@ -47,6 +52,7 @@ export default defineConfig({
     {
       command: `${JSON.stringify(process.execPath)} testkit/content-lake/cli.ts` + ` --port ${LAKE_PORT} --token ${LAKE_TOKEN}`,
       url: `${LAKE_ORIGIN}/v${SANITY_API_VERSION}/data/query/${LAKE_PROJECT.dataset}?query=1`,
+      ignoreHTTPSErrors: true,
       reuseExistingServer: !process.env.CI,
       timeout: 30_000,
       stdout: 'ignore' as const,

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 /**
  * npm run dev:lake — the site in development (http://localhost:3000), configured for a Sanity project
- * whose Content Lake is the local stand-in (testkit/content-lake) serving the seed: Live, draft preview
- * and publishing without an account. The lake's writes live in memory; the seed file is never changed.
+ * whose Content Lake is the local lake playing Sanity's hosted API (testkit/hosted.ts, over HTTPS as
+ * Sanity's is) serving the seed: the hosted path's Studio, Live, draft preview and publishing without an
+ * account. The lake's writes live in memory; the seed file is never changed. (Editing the seed itself
+ * needs none of this: `npm run dev` and /studio.)
  *
  * What Sanity does around a project is done here too: a publish (a write to a published document)
  * posts the signed webhook to the site, as the project's GROQ webhook would; and a preview secret is
@@ -14,10 +16,10 @@ import { createPreviewSecret } from '@sanity/preview-url-secret/create-secret';
 
 import { CONTENT_TYPES } from '../lib/content/types.ts';
 import { SANITY_API_VERSION } from '../lib/env/public.ts';
-import { startContentLake } from '../testkit/content-lake/server.ts';
 import { postWebhook } from '../testkit/dataset.ts';
-import { hostedEnv, lakeClient, LAKE_PORT, LAKE_PROJECT, LAKE_TOKEN } from '../testkit/hosted.ts';
-import { APP_ROOT, NEXT_BIN, SEED_FILE } from '../testkit/paths.ts';
+import { hostedEnv, lakeClient, LAKE_ORIGIN, LAKE_PROJECT, LAKE_TOKEN, startHostedLake } from '../testkit/hosted.ts';
+import { trustLakeCertificate } from '../testkit/lake-tls.ts';
+import { APP_ROOT, NEXT_BIN } from '../testkit/paths.ts';
 
 const SITE = 'http://localhost:3000';
 const WEBHOOK_SECRET = 'dev-lake-webhook-secret';
@@ -33,15 +35,13 @@ async function deliverWebhook(doc: { _id: string; _type: string }) {
   }
 }
 
-const lake = await startContentLake({
-  file: SEED_FILE,
-  port: LAKE_PORT,
-  token: LAKE_TOKEN,
+const lake = await startHostedLake({
   onCommit: (changed) => {
     for (const doc of changed) if (!doc._id.includes('.') && isSiteType(doc._type)) void deliverWebhook(doc);
   },
 });
-const client = lakeClient(lake.apiHost);
+trustLakeCertificate();
+const client = lakeClient();
 const { secret } = await createPreviewSecret(client, 'dev-lake', `${SITE}/studio`, 'dev');
 // A draft to edit, as the Studio makes one on the first keystroke: a copy of the published document.
 const settings = await client.getDocument('siteSettings');
@@ -53,9 +53,12 @@ const next = spawn(process.execPath, [NEXT_BIN, 'dev'], {
   stdio: 'inherit',
 });
 
-const mutate = `curl -s -X POST ${lake.apiHost}/v${SANITY_API_VERSION}/data/mutate/${LAKE_PROJECT.dataset} -H 'Authorization: Bearer ${LAKE_TOKEN}' -H 'Content-Type: application/json'`;
+const mutate = `curl -sk -X POST ${LAKE_ORIGIN}/v${SANITY_API_VERSION}/data/mutate/${LAKE_PROJECT.dataset} -H 'Authorization: Bearer ${LAKE_TOKEN}' -H 'Content-Type: application/json'`;
 console.log(`
-[dev:lake] Local Content Lake on ${lake.apiHost} (dataset "${LAKE_PROJECT.dataset}", token ${LAKE_TOKEN}).
+[dev:lake] Local Content Lake on ${LAKE_ORIGIN} (dataset "${LAKE_PROJECT.dataset}", token ${LAKE_TOKEN}), over HTTPS with its own
+  certificate (.data/lake-tls/cert.pem): open https://${LAKE_PROJECT.projectId}.localhost:${new URL(LAKE_ORIGIN).port}/v1/ping once and accept it.
+[dev:lake] The Studio (${SITE}/studio) signs in with the token: in its browser console run
+  localStorage.setItem('__studio_auth_token_${LAKE_PROJECT.projectId}', JSON.stringify({ token: '${LAKE_TOKEN}' })) and reload.
 [dev:lake] The site: ${SITE}
 [dev:lake] Draft preview (valid for an hour): ${SITE}/api/draft-mode/enable?sanity-preview-secret=${secret}&sanity-preview-pathname=/privacy
 [dev:lake] Edit a draft, and the open preview follows:

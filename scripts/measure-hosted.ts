@@ -19,10 +19,10 @@ import { createPreviewSecret } from '@sanity/preview-url-secret/create-secret';
 
 import { startAppServer } from '../testkit/app-server.ts';
 import { postWebhook } from '../testkit/dataset.ts';
-import { APP_ROOT, SEED_FILE } from '../testkit/paths.ts';
+import { APP_ROOT } from '../testkit/paths.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../testkit/browser.ts';
-import { startContentLake } from '../testkit/content-lake/server.ts';
-import { HOSTED_DIST_DIR, hostedEnv, lakeClient, LAKE_PORT, LAKE_TOKEN } from '../testkit/hosted.ts';
+import { HOSTED_DIST_DIR, hostedEnv, lakeClient, startHostedLake } from '../testkit/hosted.ts';
+import { trustLakeCertificate } from '../testkit/lake-tls.ts';
 import { envInt, median, table, verdict } from './lib/report.ts';
 
 const TARGET_WORST_MS = 2000;
@@ -61,8 +61,9 @@ const shows = async (page: Page, text: string) => (await page.locator('article')
 
 const edits = envInt('HOSTED_EDITS', 20);
 // The build has this port inlined (SANITY_API_HOST), so the lake must listen there.
-const lake = await startContentLake({ file: SEED_FILE, port: LAKE_PORT, token: LAKE_TOKEN });
-const client = lakeClient(lake.apiHost);
+const lake = await startHostedLake();
+trustLakeCertificate();
+const client = lakeClient();
 const server = await startAppServer({
   ...hostedEnv(),
   NEXT_DIST_DIR: HOSTED_DIST_DIR,
@@ -74,7 +75,7 @@ try {
   const published = (await client.getDocument<Policy>('privacyPolicy'))!;
 
   log(`publish → open tab, ${edits} publishes`);
-  const visitor = await browser.newPage();
+  const visitor = await browser.newPage({ ignoreHTTPSErrors: true });
   await visitor.goto(`${server.origin}/privacy`);
   const publishTimes = await timed(
     edits,
@@ -92,7 +93,7 @@ try {
   );
 
   log(`draft edit → preview, ${edits} edits`);
-  const reviewer = await browser.newPage();
+  const reviewer = await browser.newPage({ ignoreHTTPSErrors: true });
   const { secret } = await createPreviewSecret(client, 'measure-hosted', `${server.origin}/studio`, 'measure');
   // Sanity Live logs its `welcome` event: from then on every draft edit reaches the preview.
   const connected = reviewer.waitForEvent('console', (message) => message.text().startsWith('<SanityLive includeDrafts> is connected'));

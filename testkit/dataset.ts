@@ -6,12 +6,14 @@
 import { copyFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
+import type { SanityDocument } from '@sanity/client';
 import { encodeSignatureHeader, SIGNATURE_HEADER_NAME } from '@sanity/webhook';
 
 // The site's own reader: a line the site would refuse is refused here too.
 import { parseNdjson } from '../lib/content-lake/documents.ts';
 import { CONTENT_TYPES } from '../lib/content/types.ts';
 import { WEBHOOK_SECRET } from './e2e-servers.ts';
+import { lakeClient } from './hosted.ts';
 import { SEED_FILE } from './paths.ts';
 
 export { SEED_FILE, WEBHOOK_SECRET };
@@ -68,4 +70,16 @@ export async function postWebhook(baseURL: string, body: unknown, secret = WEBHO
 export async function resetContent(baseURL: string): Promise<void> {
   await restoreSeed();
   for (const _type of CONTENT_TYPES) await postWebhook(baseURL, { _type, _id: _type });
+}
+
+/** The stand-in back to the seed, as a hosted test found it: seed documents replaced, every other one (drafts, secrets) deleted, pages refreshed. */
+export async function resetLake(baseURL: string): Promise<void> {
+  const lake = lakeClient().withConfig({ perspective: 'raw' });
+  const seed = await readDataset(SEED_FILE);
+  const keep = new Set(seed.map((doc) => doc._id));
+  const transaction = lake.transaction();
+  for (const id of await lake.fetch<string[]>('*[]._id')) if (!keep.has(id)) transaction.delete(id);
+  for (const doc of seed) transaction.createOrReplace(doc as SanityDocument);
+  await transaction.commit();
+  for (const doc of seed) await postWebhook(baseURL, { _type: doc._type, _id: doc._id });
 }

@@ -1,6 +1,4 @@
-import { startContentLake } from './content-lake/server.ts';
-import { HOSTED_DIST_DIR, hostedEnv, LAKE_PORT, LAKE_TOKEN } from './hosted.ts';
-import { SEED_FILE } from './paths.ts';
+import { HOSTED_DIST_DIR, hostedEnv, startHostedLake } from './hosted.ts';
 import { runBuild } from './standalone.ts';
 
 /**
@@ -9,7 +7,7 @@ import { runBuild } from './standalone.ts';
  * the build's exit code.
  */
 export async function buildHosted(env: Record<string, string> = {}): Promise<number> {
-  const lake = await startContentLake({ file: SEED_FILE, port: LAKE_PORT, token: LAKE_TOKEN });
+  const lake = await startHostedLake();
   try {
     await runBuild({ ...process.env, ...env, ...hostedEnv(), NEXT_DIST_DIR: HOSTED_DIST_DIR });
     return 0;

@@ -1,6 +1,9 @@
 import { createClient } from '@sanity/client';
 
 import { SANITY_API_VERSION } from '../lib/env/public.ts';
+import { startContentLake, type ContentLakeOptions } from './content-lake/server.ts';
+import { lakeTls } from './lake-tls.ts';
+import { SEED_FILE } from './paths.ts';
 
 /**
  * The hosted content path with no account: the site configured for a Sanity project whose Content Lake
@@ -10,8 +13,9 @@ import { SANITY_API_VERSION } from '../lib/env/public.ts';
  */
 export const LAKE_PORT = Number(process.env.LAKE_PORT || 4555);
 // localhost, not 127.0.0.1: the Studio puts the project id before the API's host, and browsers resolve
-// lake.localhost to this machine, while lake.127.0.0.1 is no valid URL host.
-export const LAKE_ORIGIN = `http://localhost:${LAKE_PORT}`;
+// lake.localhost to this machine, while lake.127.0.0.1 is no valid URL host. HTTPS, as Sanity's API: with
+// HTTP/2 the Studio's many listener streams share one connection (lake-tls.ts).
+export const LAKE_ORIGIN = `https://localhost:${LAKE_PORT}`;
 export const LAKE_PROJECT = { projectId: 'lake', dataset: 'production' } as const;
 /** The one token the stand-in accepts: a Viewer token for the server and, in draft mode, the browser. */
 export const LAKE_TOKEN = 'lake-viewer-token';
@@ -25,7 +29,13 @@ export function hostedEnv(): Record<string, string> {
     NEXT_PUBLIC_SANITY_DATASET: LAKE_PROJECT.dataset,
     SANITY_API_HOST: LAKE_ORIGIN,
     SANITY_API_READ_TOKEN: LAKE_TOKEN,
+    NODE_EXTRA_CA_CERTS: lakeTls().certFile,
   };
+}
+
+/** The stand-in as the hosted build, its tests and scripts use it: the seed, on LAKE_PORT, over HTTPS, with the token. */
+export function startHostedLake(options: ContentLakeOptions = {}) {
+  return startContentLake({ file: SEED_FILE, port: LAKE_PORT, token: LAKE_TOKEN, tls: lakeTls(), ...options });
 }
 
 /** A client of the stand-in with its token, writing as the Studio does. */

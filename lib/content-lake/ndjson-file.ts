@@ -104,17 +104,26 @@ async function syncDirectory(dir: string): Promise<void> {
   }
 }
 
-/** Temporary files of writes that never finished (the writer was killed): the lock holder alone writes, so any is stale. */
+/** Temporary files of this file's writes that never finished: their writer (named in the file name) is gone. */
 function removeStaleTemps(file: string): void {
   const dir = path.dirname(file);
-  const prefix = `${path.basename(file)}.`;
+  const pattern = new RegExp(`^${path.basename(file).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(\\d+)\\.\\d+\\.tmp$`);
   for (const name of readdirSync(dir)) {
-    if (name.startsWith(prefix) && name.endsWith('.tmp')) {
-      try {
-        unlinkSync(path.join(dir, name));
-      } catch {
-        // Gone already.
-      }
+    const pid = Number(pattern.exec(name)?.[1]);
+    if (!pid || (pid !== process.pid && alive(pid))) continue;
+    try {
+      unlinkSync(path.join(dir, name));
+    } catch {
+      // Gone already.
     }
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -71,7 +71,8 @@ export async function startContentLake(options: NodeLakeOptions): Promise<Runnin
     async stop() {
       lake.close();
       presence.close();
-      nodeServer.closeAllConnections();
+      // An HTTP/1.1 server's idle keep-alive connections (an HTTP/2 server has none to close here).
+      (nodeServer as Partial<http.Server>).closeAllConnections?.();
       await server.close(true);
     },
   };

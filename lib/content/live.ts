@@ -7,6 +7,7 @@ import { sanityConfig } from '@/lib/env/public';
 import { sanityBrowserToken } from '@/lib/env/server';
 
 import { createSanityClient, readToken } from './client';
+import { localClient } from './local-client';
 
 const serverToken = readToken();
 const browserToken = sanityConfig() ? (sanityBrowserToken() ?? serverToken) : LOCAL_TOKEN;
@@ -24,3 +25,11 @@ export const live = defineLive({
   browserToken: browserToken ?? false,
   strict: true,
 });
+
+/**
+ * Live for a preview of the embedded default, whose browser side reaches the local lake on the origin
+ * the preview was opened from (the site may be served on any port; NEXT_PUBLIC_SITE_URL is fixed at build).
+ */
+export function localLive(origin: string) {
+  return defineLive({ client: localClient(origin), serverToken: LOCAL_TOKEN, browserToken: LOCAL_TOKEN, strict: true });
+}

@@ -64,12 +64,15 @@ const inProcess = (lake: () => Promise<LakeHandler>) =>
         .catch((error: unknown) => subscriber.error(error));
     })) as unknown as HttpRequest;
 
-/** A client of the lake whose handler `lake` gives, in this process. */
-export function inProcessClient(lake: () => Promise<LakeHandler>): SanityClient {
+/**
+ * A client of the lake whose handler `lake` gives, in this process. `origin`: where browsers reach the
+ * lake, for the browser's side of Live (draft-tools.tsx passes the preview's own origin).
+ */
+export function inProcessClient(lake: () => Promise<LakeHandler>, origin = siteUrl()): SanityClient {
   return new SanityClient(inProcess(lake), {
     ...LOCAL_PROJECT,
     apiVersion: SANITY_API_VERSION,
-    apiHost: lakeApiHost(siteUrl()),
+    apiHost: lakeApiHost(origin),
     useProjectHostname: false,
     useCdn: false,
     perspective: 'published',
@@ -77,4 +80,4 @@ export function inProcessClient(lake: () => Promise<LakeHandler>): SanityClient 
   });
 }
 
-export const localClient = () => inProcessClient(async () => (await localLake()).handle);
+export const localClient = (origin?: string) => inProcessClient(async () => (await localLake()).handle, origin);

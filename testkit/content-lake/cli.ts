@@ -1,15 +1,17 @@
 /**
  * node testkit/content-lake/cli.ts [--port 4555] [--host 127.0.0.1] [--file FILE (default: the seed)]
- *   [--token T] [--dataset production] [--project-id ID] [--origin http://localhost:3000 ...]
+ *   [--token T] [--dataset production] [--project-id ID] [--origin http://localhost:3000 ...] [--http]
  *
- * Serves the dataset file as the local Content Lake (server.ts) and prints its origin; stops on
- * SIGINT or SIGTERM. Writes live in memory: the file is never changed. Without --origin, pages on
+ * Serves the dataset file as the local Content Lake playing Sanity's hosted API (server.ts) and prints its
+ * origin; stops on SIGINT or SIGTERM. Over HTTPS with HTTP/2 (lake-tls.ts), as Sanity serves its API,
+ * unless --http. Writes live in memory: the file is never changed. Without --origin, pages on
  * http://localhost:* and http://127.0.0.1:* may call it, as a project's development CORS origins allow.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { LAKE_PORT, LAKE_TOKEN } from '../hosted.ts';
+import { lakeTls } from '../lake-tls.ts';
 import { SEED_FILE } from '../paths.ts';
 import { startContentLake } from './server.ts';
 
@@ -22,6 +24,7 @@ const { values } = parseArgs({
     dataset: { type: 'string', default: 'production' },
     'project-id': { type: 'string' },
     origin: { type: 'string', multiple: true },
+    http: { type: 'boolean', default: false },
   },
 });
 
@@ -36,6 +39,7 @@ const lake = await startContentLake({
   dataset: values.dataset,
   projectId: values['project-id'],
   allowedOrigins: values.origin,
+  ...(values.http ? {} : { tls: lakeTls() }),
 });
 console.log(lake.origin);
 console.error(`Local Content Lake: dataset "${lake.dataset}", ${lake.documents().length} documents from ${values.file}; Ctrl-C stops it.`);

@@ -8,7 +8,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { PUBLIC_PATHS } from '../../lib/public-pages';
 import { LAKE_ORIGIN, lakeClient } from '../../testkit/hosted';
 import { E2E_SERVERS } from '../../testkit/e2e-servers';
-import { postWebhook, readDataset, SEED_FILE, type Doc } from '../../testkit/dataset';
+import { postWebhook, readDataset, resetLake, SEED_FILE, type Doc } from '../../testkit/dataset';
 
 /**
  * The path editors and legal reviewers use: the production build configured for a Sanity project,
@@ -17,7 +17,8 @@ import { postWebhook, readDataset, SEED_FILE, type Doc } from '../../testkit/dat
  * with a token, as the Studio does.
  */
 
-test.use({ baseURL: E2E_SERVERS.hosted.url });
+// The stand-in's certificate is its own (testkit/lake-tls.ts): the browser accepts it, as it would Sanity's.
+test.use({ baseURL: E2E_SERVERS.hosted.url, ignoreHTTPSErrors: true });
 // One lake for every test here: one at a time, seed restored after each.
 test.describe.configure({ mode: 'serial' });
 
@@ -35,18 +36,6 @@ function watch(page: Page): string[] {
     (response) => response.status() >= 400 && problems.push(`${response.status()} ${response.request().method()} ${response.url()}`),
   );
   return problems;
-}
-
-/** The lake back to the seed: seed documents replaced, everything else (drafts, secrets, releases) deleted. */
-async function resetLake(baseURL: string) {
-  const seed = await readDataset(SEED_FILE);
-  const ids = await lake.fetch<string[]>('*[]._id');
-  const keep = new Set(seed.map((doc) => doc._id));
-  const transaction = lake.transaction();
-  for (const id of ids) if (!keep.has(id)) transaction.delete(id);
-  for (const doc of seed) transaction.createOrReplace(doc as SanityDocument);
-  await transaction.commit();
-  for (const doc of seed) await postWebhook(baseURL, { _type: doc._type, _id: doc._id });
 }
 
 async function privacyPolicy(id = 'privacyPolicy'): Promise<Doc> {

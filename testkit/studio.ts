@@ -1,0 +1,70 @@
+/**
+ * Driving the real Sanity Studio in Chromium: for the Studio's browser tests (tests/e2e/studio.spec.ts)
+ * and the measuring script (scripts/measure-studio.ts). Only what the Studio itself renders is used to
+ * find things: its test ids (listed in ../shared/STUDIO-API.md) and its visible texts.
+ */
+import { createRequire } from 'node:module';
+
+import { expect, type BrowserContext, type Locator, type Page } from '@playwright/test';
+
+const SANITY_VERSION = (createRequire(import.meta.url)('sanity/package.json') as { version: string }).version;
+
+/**
+ * Beyond its API, the Studio calls Sanity's own services: a feedback probe (api.sanity.io/…/intake),
+ * a check for newer versions (sanity-cdn.com) and, with a project, the dashboard's bridge script
+ * (core.sanity-cdn.com). This machine has no internet, so the tests answer for those services, as they
+ * do when online: otherwise each failed call is a console error the tests would count against the site.
+ */
+export async function answerForSanityServices(context: BrowserContext): Promise<void> {
+  await context.route('https://api.sanity.io/**', (route) => route.fulfill({ json: {} }));
+  await context.route('https://sanity-cdn.com/**', (route) =>
+    route.fulfill({ json: { latest: SANITY_VERSION, packageVersion: SANITY_VERSION } }),
+  );
+  await context.route('https://core.sanity-cdn.com/**', (route) => route.fulfill({ contentType: 'text/javascript', body: '' }));
+}
+
+/** A hosted project's Studio signed in with a token, as Sanity's login leaves it (STUDIO-API.md, "Signing in"). */
+export async function signInWithToken(context: BrowserContext, projectId: string, token: string): Promise<void> {
+  // Every frame runs init scripts; sandboxed and opaque ones (about:blank, data:) may not touch storage.
+  await context.addInitScript(
+    ([key, value]) => {
+      if (window.origin !== 'null' && location.protocol.startsWith('http')) localStorage.setItem(key!, value!);
+    },
+    [`__studio_auth_token_${projectId}`, JSON.stringify({ token })],
+  );
+}
+
+/** Every problem an editor would meet on `page`, into `problems`: console errors, uncaught exceptions, answers ≥ 400 (frames included). */
+export function watchProblems(page: Page, problems: string[] = []): string[] {
+  page.on('console', (message) => message.type() === 'error' && problems.push(`console: ${message.text()}`));
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on(
+    'response',
+    (response) => response.status() >= 400 && problems.push(`${response.status()} ${response.request().method()} ${response.url()}`),
+  );
+  return problems;
+}
+
+/** The Studio's own handles on what it renders. */
+export const studio = {
+  item: (page: Page, title: string) => page.locator(`[data-testid="pane-item-${title}"]`),
+  field: (page: Page, path: string) => page.locator(`[data-testid="field-${path}"]`),
+  input: (page: Page, path: string) => page.locator(`[data-testid="field-${path}"] input`),
+  publish: (page: Page) => page.locator('[data-testid="action-publish"]'),
+  status: (page: Page) => page.locator('[data-testid="pane-footer-document-status"]'),
+  /** The rich-text editor of an open Portable Text field. */
+  richText: (page: Page) => page.locator('[data-testid="pt-editor"] [contenteditable="true"]'),
+};
+
+/** Opens the Studio on `path` (e.g. structure/privacyPolicy) and waits until the form can be typed in. */
+export async function openStudio(page: Page, origin: string, path: string, ready: Locator): Promise<void> {
+  await page.goto(`${origin}/studio/${path}`);
+  await expect(ready).toBeEditable({ timeout: 30_000 });
+}
+
+/** Discard changes, from the document's action menu, confirmed. */
+export async function discardChanges(page: Page): Promise<void> {
+  await page.locator('[data-testid="action-menu-button"]').click();
+  await page.locator('[data-testid="action-Discardchanges"]').click();
+  await page.locator('[data-testid="confirm-button"]').click();
+}

@@ -109,6 +109,24 @@ describe('the listener', () => {
     expect(disappear).not.toHaveProperty('result');
   });
 
+  it('sends back-to-back transactions in the order they were committed', async () => {
+    const many = Array.from({ length: 40 }, (_, i) => ({ _id: `bulk-${i}`, _type: 'post', title: `Bulk ${i}` }));
+    const at = await lake();
+    await mutate(
+      at,
+      many.map((doc) => ({ create: doc })),
+    );
+    const stream = await listen(at, '*[_type == "post"]', { includeResult: 'false' });
+    // Not awaited one by one: the second is committed while the first one's events are being matched.
+    const first = at.mutate(many.map((doc) => set(doc._id, { title: 'Renamed' })));
+    const second = at.mutate([set('bulk-39', { title: 'Renamed again' })]);
+    const ids = [(await first).transactionId, (await second).transactionId];
+    await vi.waitFor(() => expect(mutations(stream)).toHaveLength(41));
+    expect(mutations(stream).map((event) => event.transactionId)).toEqual([...many.map(() => ids[0]), ids[1]]);
+    const last = mutations(stream).filter((event) => event.documentId === 'bulk-39');
+    expect(last[1]!.previousRev).toBe(last[0]!.resultRev);
+  });
+
   it('leaves out the result and the mutations when asked to', async () => {
     const at = await lake();
     const stream = await listen(at, '*[_id == "post-1"]', { includeResult: 'false', includeMutations: 'false' });

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -71,6 +71,20 @@ describe('writing through to the files', () => {
     await put(dataset, SECRET);
     expect(lines()).toEqual([POLICY_LINE, POST_LINE]);
     expect(idsIn(systemFile)).toEqual([SECRET._id]);
+  });
+
+  it('moves a system document written into the content file by hand to the system file on the next write', async () => {
+    await writeFile(file, `${POLICY_LINE}\n${JSON.stringify(SECRET)}\n${POST_LINE}\n`);
+    const dataset = await open();
+    expect(dataset.get(SECRET._id)).toMatchObject({ secret: 'shh' });
+    await put(dataset, { _id: 'post-2', _type: 'post', title: 'Second' });
+    expect(idsIn(file)).toEqual(['policy', 'post-1', 'post-2']);
+    expect(idsIn(systemFile)).toEqual([SECRET._id]);
+    expect((await open()).get(SECRET._id)).toMatchObject({ secret: 'shh' });
+    // Moved for good: a write of system documents alone leaves the content file alone again.
+    const { ino, mtimeMs } = statSync(file);
+    await put(dataset, { ...SECRET, secret: 'new' });
+    expect(statSync(file)).toMatchObject({ ino, mtimeMs });
   });
 });
 

@@ -108,10 +108,12 @@ export class Dataset {
       else next[index] = after;
     }
     const touches = (content: boolean) => transaction.changes.some(({ id }) => isContentId(id) === content);
+    // System documents written into the content file by hand move out of it: into the system file first,
+    // so that a crash in between leaves them in both files rather than in neither.
+    const strays = this.docs.some((doc) => !isContentId(doc._id) && this.content?.holds(doc));
     try {
-      if (this.content && (touches(true) || this.docs.some((doc) => !isContentId(doc._id) && this.content!.holds(doc))))
-        await this.content.write(next.filter((doc) => isContentId(doc._id)));
-      if (this.system && touches(false)) await this.system.write(next.filter((doc) => !isContentId(doc._id)));
+      if (this.system && (touches(false) || strays)) await this.system.write(next.filter((doc) => !isContentId(doc._id)));
+      if (this.content && (touches(true) || strays)) await this.content.write(next.filter((doc) => isContentId(doc._id)));
     } catch (error) {
       throw new LakeError(503, {
         error: { type: 'storageError', description: `The dataset could not be written: ${(error as Error).message}` },

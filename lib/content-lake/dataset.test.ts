@@ -185,6 +185,12 @@ describe('edits made to the file by hand', () => {
       { id: 'policy', before: expect.objectContaining({ _rev: 'rev-p' }), after: expect.objectContaining({ title: 'Privacy', _rev: id }) },
     ]);
     expect(dataset.get('policy')).toMatchObject({ title: 'Privacy', _rev: id });
+
+    // The next edit is told alone: the earlier one's document, unchanged since, is not in it.
+    await handEdit(`${POLICY_LINE.replace('Privacy policy', 'Privacy')}\n${POST_LINE.replace('First', 'Premier')}\n`);
+    await dataset.refresh();
+    expect(told.map((transaction) => transaction.changes.map((change) => change.id))).toEqual([['policy'], ['post-1']]);
+    expect(dataset.get('policy')).toMatchObject({ _rev: id });
   });
 
   it('shows a hand edit in the next answer through the handler', async () => {

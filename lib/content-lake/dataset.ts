@@ -158,7 +158,9 @@ export class Dataset {
     const revised = new Map(changes.map((change) => [change.id, change.after]));
     const inFile = new Set(documents.map((doc) => doc._id));
     const system = this.docs.filter((doc) => !isContentId(doc._id) && !inFile.has(doc._id));
-    this.set([...documents.map((doc) => revised.get(doc._id) ?? doc), ...system]);
+    // An unchanged document keeps its revision, which an earlier hand edit may have given it in memory only.
+    const kept = (doc: SanityDocument) => (this.byId.get(doc._id)?._rev === doc._rev ? doc : this.byId.get(doc._id)!);
+    this.set([...documents.map((doc) => revised.get(doc._id) ?? kept(doc)), ...system]);
     if (changes.length > 0) this.tell({ id, timestamp: new Date().toISOString(), identity: HAND_EDIT_IDENTITY, changes });
   }
 }
@@ -169,5 +171,8 @@ function diff(current: ReadonlyMap<string, SanityDocument>, documents: SanityDoc
   const ids = new Set([...[...current.keys()].filter(isContentId), ...next.keys()]);
   return [...ids]
     .map((id) => ({ id, before: current.get(id) ?? null, after: next.get(id) ?? null }))
-    .filter(({ before, after }) => JSON.stringify(before) !== JSON.stringify(after));
+    .filter(({ before, after }) => withoutRev(before) !== withoutRev(after));
 }
+
+/** A document's content, its revision aside: the file keeps the revision it had before a hand edit, the lake a new one. */
+const withoutRev = (doc: SanityDocument | null) => doc && JSON.stringify({ ...doc, _rev: undefined });

@@ -128,6 +128,14 @@ describe("a browser's stream to a local lake", () => {
     expect(first).not.toBe(second);
   });
 
+  it('lets a cross-origin page follow the redirect: the 307 carries its CORS headers', async () => {
+    const { call } = await lakeWith({ kind: 'local' });
+    const answer = await call(LISTEN, { headers: { ...BROWSER, origin: 'http://127.0.0.1:3000' } });
+    expect(answer.status).toBe(307);
+    expect(answer.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:3000');
+    expect(answer.headers.get('access-control-allow-credentials')).toBe('true');
+  });
+
   it('is answered where it is: already on a name of its own, or from a client that is not a browser', async () => {
     const { call } = await lakeWith({ kind: 'local' });
     const own = await call(LISTEN, { headers: { ...BROWSER, host: 'l-abc123.localhost:3000', origin: 'http://localhost:3000' } });

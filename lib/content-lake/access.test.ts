@@ -162,4 +162,18 @@ describe('a token lake', () => {
     expect((await call(MUTATE, write())).status).toBe(403);
     expect((await call(MUTATE, write(TOKEN))).status).toBe(200);
   });
+
+  it('shows no draft or system document to a request without the token, whichever endpoint it asks', async () => {
+    const { call } = await lakeWith({ kind: 'token', token: 'the-token' });
+    const ids = ['post-1', 'drafts.post-1', 'sanity-preview-url-secret.s1'];
+    const read = async (path: string, headers: Record<string, string> = {}) => (await call(path, { headers })).text();
+    for (const path of [`${API}/data/doc/production/${ids.join(',')}`, `${API}/data/history/production/documents/${ids.join(',')}`]) {
+      const anonymous = await read(path);
+      expect(anonymous).toContain('Published');
+      expect(anonymous).not.toContain('Draft');
+      expect(anonymous).not.toContain('shh');
+      expect(await read(path, TOKEN)).toContain('shh');
+    }
+    expect(await read(`${API}/data/export/production`)).not.toContain('Draft');
+  });
 });

@@ -1,0 +1,133 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import type { Caller } from './access';
+import { createHandler, type LakeHandler } from './handler';
+import { Lake } from './lake';
+
+/**
+ * Hostile and broken requests to the embedded lake (a local lake over a real file), as a page or program
+ * on the editor's machine could send them: each is answered with a 4xx in one of Sanity's error shapes,
+ * never a 500, and the lake keeps serving the same content afterwards.
+ */
+
+const LOOPBACK: Caller = { address: '127.0.0.1', throughProxy: false };
+const API = '/api/lake/v2025-02-19';
+const SEED = '{"_id":"post-1","_type":"post","title":"First","_rev":"rev-1"}\n{"_id":"drafts.post-1","_type":"post","title":"Draft"}\n';
+
+let dir: string;
+let lake: Lake;
+let handle: LakeHandler;
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'lake-hostile-'));
+  await writeFile(path.join(dir, 'production.ndjson'), SEED);
+  lake = await Lake.open({ file: path.join(dir, 'production.ndjson'), access: { kind: 'local' } });
+  handle = createHandler(lake, '/api/lake');
+});
+afterEach(async () => {
+  lake.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+type Sent = { method?: string; path: string; body?: BodyInit; headers?: Record<string, string> };
+
+async function send({ method = 'GET', path: target, body, headers = {} }: Sent) {
+  const init: RequestInit & { duplex?: 'half' } = { method, headers: { host: 'localhost:3000', ...headers }, body };
+  if (body instanceof ReadableStream) init.duplex = 'half';
+  const response = await handle(new Request(`http://localhost:3000${target}`, init), LOOPBACK);
+  // A stream that opened is left at once; anything else is read whole.
+  const text = (response.headers.get('content-type') ?? '').includes('event-stream')
+    ? (await response.body?.cancel(), '')
+    : await response.text();
+  return { status: response.status, text };
+}
+
+/** Sanity's two error shapes: the API gateway's, and the Content Lake's. */
+function expectSanityError({ status, text }: { status: number; text: string }, expected?: number) {
+  if (expected === undefined) {
+    expect(status).toBeGreaterThanOrEqual(400);
+    expect(status).toBeLessThan(500);
+  } else expect(status).toBe(expected);
+  const body = JSON.parse(text) as { statusCode?: unknown; error?: unknown; message?: unknown };
+  if (typeof body.error === 'object') expect(body.error).toMatchObject({ type: expect.any(String), description: expect.any(String) });
+  else expect(body).toEqual({ statusCode: status, error: expect.any(String), message: expect.any(String) });
+}
+
+const json = (method: string, target: string, body: unknown): Sent => ({
+  method,
+  path: target,
+  body: typeof body === 'string' ? body : JSON.stringify(body),
+  headers: { 'content-type': 'application/json' },
+});
+const mutate = (body: unknown) => json('POST', `${API}/data/mutate/production`, body);
+const act = (body: unknown) => json('POST', `${API}/data/actions/production`, body);
+const query = (text: string, extra = '') => ({ path: `${API}/data/query/production?query=${encodeURIComponent(text)}${extra}` });
+const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+
+async function expectUnchanged() {
+  const answer = await send(query('*[_type == "post"]{_id, title}', '&perspective=raw'));
+  expect(answer.status).toBe(200);
+  expect(JSON.parse(answer.text).result).toEqual([
+    { _id: 'post-1', title: 'First' },
+    { _id: 'drafts.post-1', title: 'Draft' },
+  ]);
+}
+
+describe('request bodies', () => {
+  it('refuses a body over 1 MiB with 413, declared or chunked', async () => {
+    const big = JSON.stringify({ mutations: [{ create: { _type: 'post', text: 'x'.repeat(1024 * 1024) } }] });
+    expectSanityError(await send(mutate(big)), 413);
+    const chunked = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < 20; i += 1) controller.enqueue(new TextEncoder().encode('x'.repeat(64 * 1024)));
+        controller.close();
+      },
+    });
+    expectSanityError(await send({ method: 'POST', path: `${API}/data/mutate/production`, body: chunked }), 413);
+    expectSanityError(await send({ ...mutate('{}'), headers: { 'content-length': 'lots' } }), 400);
+    await expectUnchanged();
+  });
+
+  it.each([
+    ['invalid JSON', '{"mutations": ['],
+    ['an empty body', ''],
+    ['JSON that is an array', '[]'],
+    ['JSON that is a string', '"mutations"'],
+    ['JSON null', 'null'],
+    ['no mutations', '{}'],
+    ['mutations that are an object', '{"mutations": {"create": {"_type": "post"}}}'],
+    ['mutations that are a string', '{"mutations": "create"}'],
+    ['no mutation at all', '{"mutations": []}'],
+    ['a mutation that is null', '{"mutations": [null]}'],
+    ['an unknown mutation', '{"mutations": [{"frobnicate": {}}]}'],
+  ])('refuses %s for mutate and actions', async (_, body) => {
+    expectSanityError(await send(mutate(body)), 400);
+    expectSanityError(await send(act(body.replace('mutations', 'actions'))), 400);
+    await expectUnchanged();
+  });
+
+  it('refuses JSON nested 10,000 levels deep wherever it is, and keeps serving', async () => {
+    const nested = deep(10_000);
+    expectSanityError(await send(mutate(nested)));
+    expectSanityError(await send(mutate(`{"mutations": [{"create": {"_id": "deep", "_type": "post", "deep": ${nested}}}]}`)));
+    expectSanityError(await send(mutate(`{"mutations": [{"patch": {"id": "post-1", "set": {"deep": ${nested}}}}]}`)));
+    const attributes = `{"_id": "drafts.deep", "_type": "post", "deep": ${nested}}`;
+    expectSanityError(
+      await send(act(`{"actions": [{"actionType": "sanity.action.document.create", "publishedId": "deep", "attributes": ${attributes}}]}`)),
+    );
+    expectSanityError(await send(json('POST', `${API}/data/query/production`, `{"query": "$p", "params": {"p": ${nested}}}`)));
+    expectSanityError(await send(query('$p', `&$p=${encodeURIComponent(nested)}`)));
+    expectSanityError(await send(query(nested)));
+    await expectUnchanged();
+  });
+
+  it('takes a document nested as deep as a schema might go', async () => {
+    const answer = await send(mutate(`{"mutations": [{"create": {"_id": "nested", "_type": "post", "deep": ${deep(60)}}}]}`));
+    expect(answer.status).toBe(200);
+    expect(JSON.stringify(lake.dataset.get('nested')?.deep)).toBe(deep(60));
+  });
+});

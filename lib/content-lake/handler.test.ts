@@ -131,3 +131,48 @@ describe('request bodies', () => {
     expect(JSON.stringify(lake.dataset.get('nested')?.deep)).toBe(deep(60));
   });
 });
+
+describe('actions', () => {
+  // A valid action of each kind, on the seed's document: each field in turn gets a value of another type.
+  const VALID: Record<string, Record<string, unknown>> = {
+    create: { publishedId: 'new', attributes: { _id: 'drafts.new', _type: 'post' }, ifExists: 'fail' },
+    edit: { draftId: 'drafts.post-1', publishedId: 'post-1', patch: { set: { title: 'x' } } },
+    publish: { draftId: 'drafts.post-1', publishedId: 'post-1', ifDraftRevisionId: 'r', ifPublishedRevisionId: 'rev-1' },
+    discard: { draftId: 'drafts.post-1' },
+    unpublish: { draftId: 'drafts.post-1', publishedId: 'post-1' },
+    delete: { publishedId: 'post-1', includeDrafts: ['drafts.post-1'] },
+    replaceDraft: { publishedId: 'post-1', attributes: { _id: 'drafts.post-1', _type: 'post' } },
+  };
+  const OTHERS: unknown[] = [null, 7, true, 'text', [], {}, ['drafts.post-1', 7]];
+  const kind = (value: unknown) => (Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value);
+  const cases = Object.entries(VALID).flatMap(([name, fields]) =>
+    Object.entries(fields).flatMap(([field, valid]) =>
+      OTHERS.filter((other) => kind(other) !== kind(valid)).map((other) => [name, field, other] as const),
+    ),
+  );
+
+  it.each(cases)('refuses %s with a %s of %j with 400', async (name, field, other) => {
+    const action = { actionType: `sanity.action.document.${name}`, ...VALID[name], [field]: other };
+    expectSanityError(await send(act({ actions: [action] })), 400);
+    await expectUnchanged();
+  });
+
+  it.each([
+    ['a space', 'post 1'],
+    ['unicode', 'pöst'],
+    ['".."', 'a..b'],
+    ['a leading "-"', '-post'],
+    ['129 characters', 'p'.repeat(129)],
+  ])('refuses an id with %s', async (_, id) => {
+    const create = { actionType: 'sanity.action.document.create', publishedId: id, attributes: { _id: `drafts.${id}`, _type: 'post' } };
+    expectSanityError(await send(act({ actions: [create] })), 400);
+    expectSanityError(await send(mutate({ mutations: [{ create: { _id: id, _type: 'post' } }] })), 400);
+    await expectUnchanged();
+  });
+
+  it.each([7, {}, ['a'], '', 'has space', 'x'.repeat(129), 'ä'])('refuses the transactionId %j', async (transactionId) => {
+    expectSanityError(await send(mutate({ transactionId, mutations: [{ create: { _type: 'post' } }] })), 400);
+    expectSanityError(await send(act({ transactionId, actions: [VALID.edit] })), 400);
+    await expectUnchanged();
+  });
+});

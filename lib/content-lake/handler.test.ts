@@ -176,3 +176,35 @@ describe('actions', () => {
     await expectUnchanged();
   });
 });
+
+describe('mutations', () => {
+  it.each([
+    ['set', 7],
+    ['set', 'title'],
+    ['unset', 'title'],
+    ['unset', [7]],
+    ['setIfMissing', []],
+    ['inc', { title: 'one' }],
+    ['dec', 7],
+    ['insert', 7],
+    ['insert', { after: 7, items: 7 }],
+    ['diffMatchPatch', { title: 7 }],
+    ['diffMatchPatch', 'garbage'],
+    ['ifRevisionID', 7],
+  ])('refuses a patch whose %s is %j with 400', async (operation, value) => {
+    expectSanityError(await send(mutate({ mutations: [{ patch: { id: 'post-1', [operation]: value } }] })), 400);
+    await expectUnchanged();
+  });
+
+  it.each([
+    ['an _id that is not a string', { create: { _id: 7, _type: 'post' } }],
+    ['a _type that is not a string', { create: { _id: 'p', _type: 7 } }],
+    ['a selection that is neither id nor query', { patch: { id: 7, set: { title: 'x' } } }],
+    ['a delete of nothing', { delete: {} }],
+    ['params that are not an object', { patch: { query: '*[_id == $id]', params: 7, set: { title: 'x' } } }],
+    ['a selection query with a syntax error', { delete: { query: '*[' } }],
+  ])('refuses %s', async (_, mutation) => {
+    expectSanityError(await send(mutate({ mutations: [mutation] })), 400);
+    await expectUnchanged();
+  });
+});

@@ -124,7 +124,7 @@ export async function queryEndpoint({ lake, request, url, cors, apiVersion, auth
   );
 }
 
-function decodeId(id: string): string {
+export function decodeId(id: string): string {
   try {
     return decodeURIComponent(id);
   } catch {

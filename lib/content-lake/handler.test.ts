@@ -208,3 +208,115 @@ describe('mutations', () => {
     await expectUnchanged();
   });
 });
+
+describe('queries, streams and paths', () => {
+  it.each([
+    ['a GROQ syntax error', query('*[_type == ')],
+    ['a missing param', query('*[_type == $type]')],
+    ['an unquoted param', query('$x', '&$x=bare')],
+    ['a param that is not JSON', query('$x', '&$x=%7B')],
+    ['no query', { path: `${API}/data/query/production` }],
+    ['an unknown perspective', query('1', '&perspective=everything%21')],
+    ['raw with another perspective', query('1', '&perspective=raw,drafts')],
+    ['a POST query that is not a string', json('POST', `${API}/data/query/production`, { query: 7 })],
+    ['POST params that are an array', json('POST', `${API}/data/query/production`, { query: '1', params: [] })],
+    [
+      'a listen query of 16,001 characters',
+      { path: `${API}/data/listen/production?query=${encodeURIComponent(`*[${'1'.repeat(15_998)}]`)}` },
+    ],
+    ['a listen query with a syntax error', { path: `${API}/data/listen/production?query=${encodeURIComponent('*[')}` }],
+    ['a listen without a query', { path: `${API}/data/listen/production` }],
+    ['an unknown endpoint', { path: `${API}/data/frobnicate/production` }],
+    ['a path outside the API', { path: '/api/lake/nope' }],
+    ['an API version that is not one', { path: '/api/lake/vlatest/data/query/production?query=1' }],
+    ['another dataset', { path: `${API}/data/query/staging?query=1` }],
+    ['a method the endpoint does not take', { method: 'DELETE', path: `${API}/data/query/production?query=1` }],
+    ['GET on mutate', { path: `${API}/data/mutate/production` }],
+    ['PUT on actions', json('PUT', `${API}/data/actions/production`, { actions: [] })],
+    ['a document id that is not valid percent-encoding', { path: `${API}/data/doc/production/%E0` }],
+    ['history of an id that is not valid percent-encoding', { path: `${API}/data/history/production/documents/%E0` }],
+    ['history events of such an id', { path: `${API}/data/history/production/events/documents/%E0%A4%A` }],
+    ['an unknown history endpoint', { path: `${API}/data/history/production/frobnicate` }],
+  ])('answers %s with a 4xx', async (_, sent) => {
+    expectSanityError(await send(sent));
+    await expectUnchanged();
+  });
+
+  it('never answers 500 to a few hundred requests put together from broken pieces', async () => {
+    const pick = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)]!;
+    const value = (): unknown =>
+      pick([
+        null,
+        7,
+        -1,
+        'x',
+        '',
+        [],
+        {},
+        [null],
+        JSON.parse(deep(90)),
+        'drafts.post-1',
+        'post-1',
+        'a b',
+        '*[_type == "post"]',
+        { title: 'x' },
+      ]);
+    const mutation = () => ({
+      [pick(['create', 'createOrReplace', 'createIfNotExists', 'patch', 'delete', 'x'])]: Object.fromEntries(
+        ['_id', '_type', 'id', 'query', 'params', 'set', 'unset', 'inc', 'insert', 'diffMatchPatch', 'ifRevisionID']
+          .filter(() => Math.random() < 0.4)
+          .map((key) => [key, value()]),
+      ),
+    });
+    const action = () => ({
+      actionType: `sanity.action.document.${pick(['create', 'edit', 'publish', 'discard', 'unpublish', 'delete', 'replaceDraft', 'x'])}`,
+      ...Object.fromEntries(
+        ['draftId', 'publishedId', 'attributes', 'patch', 'ifExists', 'includeDrafts', 'ifPublishedRevisionId']
+          .filter(() => Math.random() < 0.6)
+          .map((key) => [key, value()]),
+      ),
+    });
+    const broken = () => pick(['', 'null', '{', '[]', '{"mutations": [', `{"actions": ${deep(500)}}`]);
+    const params = () =>
+      pick(['', '&$p=1', '&$p=%5B', '&$=1', '&$p=%22a%22', '&perspective=rX,drafts', '&perspective=raw', '&returnQuery=false']);
+    const queries = ['*', '*[', '$p', '*[_type == $p]', 'count(*)', '*[_id in path("**")]{...}', deep(300), 'dateTime("x")', '*|order('];
+    // Each endpoint with the method it takes, mostly; now and then another.
+    const requests: (() => Sent)[] = [
+      () => mutate(Math.random() < 0.2 ? broken() : { mutations: [mutation(), mutation()], transactionId: pick([undefined, value()]) }),
+      () => act(Math.random() < 0.2 ? broken() : { actions: [action(), action()], transactionId: pick([undefined, value()]) }),
+      () => query(pick(queries), params()),
+      () =>
+        json('POST', `${API}/data/query/production${pick(['', '?perspective=drafts'])}`, {
+          query: pick([...queries, value()]),
+          params: value(),
+        }),
+      () => ({ path: `${API}/data/listen/production?query=${encodeURIComponent(pick(queries))}${params()}` }),
+      () => ({ path: `${API}/data/live/events/production?includeDrafts=${pick(['true', 'x'])}`, headers: { accept: 'text/event-stream' } }),
+      () => ({ path: `${API}/data/doc/production/${pick(['post-1,%E0', '%ZZ', ',', 'drafts.post-1,a%20b'])}` }),
+      () => ({
+        path: `${API}/data/history/production/${pick(['documents/%ZZ', 'events/documents/%E0', 'transactions/a', 'documents/', 'x'])}`,
+      }),
+      () => ({ path: `${API}/data/${pick(['export', 'references', 'nope'])}/${pick(['production', 'other', ''])}` }),
+      () => json('PUT', `${API}/users/me/keyvalue`, Math.random() < 0.5 ? broken() : value()),
+      () => ({
+        method: pick(['PUT', 'DELETE', 'PATCH', 'HEAD']),
+        path: `${API}/data/${pick(['query', 'mutate', 'actions', 'doc'])}/production`,
+      }),
+      () => ({
+        method: 'OPTIONS',
+        path: `${API}/data/mutate/production`,
+        headers: { origin: pick(['http://localhost:3000', 'null', '%']) },
+      }),
+    ];
+    const statuses = new Set<number>();
+    for (let i = 0; i < 400; i += 1) {
+      const sent = pick(requests)();
+      const answer = await send(sent);
+      statuses.add(answer.status);
+      if (answer.status >= 500) throw new Error(`${answer.status} for ${JSON.stringify(sent).slice(0, 500)}: ${answer.text}`);
+    }
+    // The loop reached both answers and refusals.
+    expect([...statuses].some((status) => status < 300)).toBe(true);
+    expect([...statuses].some((status) => status >= 400)).toBe(true);
+  });
+});

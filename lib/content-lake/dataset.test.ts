@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -135,6 +135,17 @@ describe('one writing process at a time', () => {
     await kill(other.child);
     await put(dataset, { _id: 'post-2', _type: 'post' });
     expect(idsIn(file)).toEqual(['policy', 'post-1', 'counter', 'post-2']);
+  });
+
+  it('lets another process write once the lake is closed', async () => {
+    const lake = await Lake.open({ file, systemFile, access: { kind: 'local' } });
+    await lake.mutate([{ create: { _id: 'post-2', _type: 'post' } }]);
+    expect(readFileSync(`${file}.lock`, 'utf8').trim()).toBe(String(process.pid));
+    lake.close();
+    expect(existsSync(`${file}.lock`)).toBe(false);
+    const other = writer('once');
+    await until(() => other.commits() === 1);
+    expect(idsIn(file)).toEqual(['policy', 'post-1', 'post-2', 'counter']);
   });
 
   it('leaves a whole file, one of the committed states, when the writer is killed mid-write', async () => {

@@ -83,6 +83,12 @@ export class Dataset {
     });
   }
 
+  /** Lets another process write the files; a later write here takes their locks again. */
+  close(): void {
+    this.content?.release();
+    this.system?.release();
+  }
+
   /** Replaces every document, as an import with --replace does (the files are not written). */
   replace(documents: SanityDocument[]): void {
     this.set(structuredClone(documents));

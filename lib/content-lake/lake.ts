@@ -109,6 +109,7 @@ export class Lake {
     clearInterval(this.heartbeat);
     this.listeners.close();
     this.live.close();
+    this.dataset.close();
   }
 
   private async told(transaction: Transaction) {

@@ -220,6 +220,12 @@ describe('edits made to the file by hand', () => {
   it.each([
     ['cannot be parsed', `${POLICY_LINE}\n{"_id": "post-1", "_type": \n`, async () => [], ':2 is not valid JSON'],
     [
+      'repeats an _id (a merge gone wrong)',
+      `${POLICY_LINE}\n${POST_LINE}\n${POST_LINE.replace('First', 'Other')}\n`,
+      async () => [],
+      ':3 repeats the _id "post-1" of line 2',
+    ],
+    [
       'fails checkFile',
       `${POLICY_LINE}\n${POST_LINE.replace('"First"', '""')}\n`,
       async (documents: SanityDocument[]) => (documents.some((doc) => doc.title === '') ? ['post: title is required'] : []),

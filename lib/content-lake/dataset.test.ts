@@ -204,6 +204,24 @@ describe('edits made to the file by hand', () => {
     expect(dataset.get('policy')).toMatchObject({ _rev: id });
   });
 
+  it('keeps the last content while the file is gone (a checkout replacing it), and writes nothing until it is back', async () => {
+    const dataset = await open();
+    const told: Transaction[] = [];
+    dataset.subscribe((transaction) => told.push(transaction));
+    await rm(file);
+    await dataset.refresh();
+    expect(dataset.documents().map((doc) => doc._id)).toEqual(['policy', 'post-1']);
+    expect(dataset.problem()).toContain(`${file} is gone`);
+    await expect(put(dataset, { _id: 'post-2', _type: 'post' })).rejects.toMatchObject({ status: 409 });
+    expect(existsSync(file)).toBe(false);
+    expect(told).toEqual([]);
+
+    await handEdit(`${POLICY_LINE}\n`);
+    await dataset.refresh();
+    expect(dataset.problem()).toBeUndefined();
+    expect(told.map((transaction) => transaction.changes.map((change) => change.id))).toEqual([['post-1']]);
+  });
+
   it('shows a hand edit in the next answer through the handler', async () => {
     const lake = await Lake.open({ file, systemFile, access: { kind: 'local' } });
     const handle = createHandler(lake);

@@ -151,6 +151,9 @@ export class Dataset {
     if (!this.content || !(await this.content.changedOnDisk())) return;
     let documents: SanityDocument[];
     try {
+      // Not "every document deleted": a checkout may remove the file before it writes the new one, and a
+      // write in that gap would leave a file with nothing but that write's documents.
+      if (!(await this.content.exists())) throw new Error(`${this.content.file} is gone (deleted, or being replaced)`);
       documents = await this.readContent();
     } catch (error) {
       this.refusal = `${(error as Error).message}\nThe last good content is served, and nothing is saved until the file is fixed.`;

@@ -52,6 +52,16 @@ export class NdjsonFile {
     return this.lines.has(doc);
   }
 
+  async exists(): Promise<boolean> {
+    try {
+      await stat(this.file);
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      return false;
+    }
+  }
+
   /** True when the file on disk is not the one this process last read or wrote: edited by hand, or by another program. */
   async changedOnDisk(): Promise<boolean> {
     try {

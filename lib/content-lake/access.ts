@@ -102,7 +102,11 @@ export function streamRedirect(access: Access, request: Request): Response | und
   target.protocol = new URL(request.url).protocol;
   target.hostname = `l-${newId(6).toLowerCase()}.localhost`;
   target.port = host.port;
-  return new Response(null, { status: 307, headers: { location: target.href, 'cache-control': 'no-store' } });
+  // With its CORS headers: a browser follows a cross-origin redirect only if the redirect passes the CORS check.
+  return new Response(null, {
+    status: 307,
+    headers: { ...corsHeaders(access, request), location: target.href, 'cache-control': 'no-store' },
+  });
 }
 
 export { LakeError };

@@ -16,6 +16,16 @@ type Fail = (type: string, description: string, status?: number) => never;
 type Step = { tx: TransactionBuilder; action: Action; fail: Fail; validate?: Validate };
 
 const PREFIX = 'sanity.action.document.';
+const isString = (value: unknown) => typeof value === 'string';
+
+/** The optional fields, and what each must be when given: a precondition of another type is refused, never skipped. */
+const OPTIONAL: Record<string, [valid: (value: unknown) => boolean, shape: string]> = {
+  draftId: [isString, 'a string'],
+  ifDraftRevisionId: [isString, 'a string'],
+  ifPublishedRevisionId: [isString, 'a string'],
+  ifExists: [(value) => value === 'fail' || value === 'ignore', '"fail" or "ignore"'],
+  includeDrafts: [(value) => Array.isArray(value) && value.every(isString), 'an array of document ids'],
+};
 
 function ids({ action, fail }: Step): { draftId: string; publishedId: string } {
   const publishedId = typeof action.publishedId === 'string' ? action.publishedId : undefined;
@@ -49,7 +59,8 @@ function edit(step: Step) {
   const { tx, action, fail } = step;
   const { draftId, publishedId } = ids(step);
   const base = tx.get(draftId) ?? tx.get(publishedId) ?? fail('documentNotFoundError', `Neither "${draftId}" nor "${publishedId}" exists`);
-  if (typeof action.patch !== 'object' || action.patch === null) fail('validationError', 'edit needs a patch', 400);
+  if (typeof action.patch !== 'object' || action.patch === null || Array.isArray(action.patch))
+    fail('validationError', 'edit needs a patch', 400);
   tx.put(draftId, patchDocument({ ...base, _id: draftId }, action.patch as Patch, fail));
 }
 
@@ -117,5 +128,7 @@ export async function applyAction(tx: TransactionBuilder, action: unknown, index
   const run =
     (Object.hasOwn(ACTIONS, name) ? ACTIONS[name] : undefined) ??
     fail('unsupportedActionError', `Action type "${String(given.actionType)}" is not supported by the local Content Lake`, 400);
+  for (const [field, [valid, shape]] of Object.entries(OPTIONAL))
+    if (given[field] !== undefined && !valid(given[field])) fail('validationError', `${field} must be ${shape}`, 400);
   await run({ tx, action: given, fail, validate });
 }

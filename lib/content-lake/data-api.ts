@@ -23,6 +23,20 @@ export type DataRequest = {
 
 /** Studio batches and imports stay far below this; a body over it is refused before it is read. */
 export const MAX_LAKE_BODY = 1024 * 1024;
+/** Far deeper than a schema's documents go; much deeper JSON overflows the stack of the code that walks it. */
+const MAX_JSON_DEPTH = 100;
+
+/** Refuses a value nested deeper than MAX_JSON_DEPTH, walked without recursion for that very reason. */
+function shallow<T>(value: T, what: string): T {
+  const pending: [unknown, number][] = [[value, 1]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [item, depth] = next;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth > MAX_JSON_DEPTH) throw httpError(400, 'Bad Request', `${what} is nested more than ${MAX_JSON_DEPTH} levels deep`);
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return value;
+}
 
 export const json = (body: unknown, headers: Record<string, string>, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { ...headers, 'content-type': 'application/json; charset=utf-8' } });
@@ -41,7 +55,7 @@ export async function readJson(request: Request): Promise<Record<string, unknown
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw httpError(400, 'Bad Request', 'The request body must be a JSON object');
-  return body as Record<string, unknown>;
+  return shallow(body as Record<string, unknown>, 'The request body');
 }
 
 /** GET query parameters: `$name=<JSON>`, refused as Sanity refuses an unquoted string. */
@@ -55,7 +69,7 @@ export function paramsOf(search: URLSearchParams): Params {
       throw lakeError(400, 'httpBadRequest', `Unable to parse value of "${key}=${value}". Please quote string values.`);
     }
   }
-  return params;
+  return shallow(params, 'A query parameter');
 }
 
 export function perspectiveOf(value: string | null, apiVersion: string): Perspective {
@@ -110,7 +124,7 @@ export async function queryEndpoint({ lake, request, url, cors, apiVersion, auth
   );
 }
 
-function decodeId(id: string): string {
+export function decodeId(id: string): string {
   try {
     return decodeURIComponent(id);
   } catch {

@@ -83,6 +83,12 @@ export class Dataset {
     });
   }
 
+  /** Lets another process write the files; a later write here takes their locks again. */
+  close(): void {
+    this.content?.release();
+    this.system?.release();
+  }
+
   /** Replaces every document, as an import with --replace does (the files are not written). */
   replace(documents: SanityDocument[]): void {
     this.set(structuredClone(documents));
@@ -108,10 +114,12 @@ export class Dataset {
       else next[index] = after;
     }
     const touches = (content: boolean) => transaction.changes.some(({ id }) => isContentId(id) === content);
+    // System documents written into the content file by hand move out of it: into the system file first,
+    // so that a crash in between leaves them in both files rather than in neither.
+    const strays = this.docs.some((doc) => !isContentId(doc._id) && this.content?.holds(doc));
     try {
-      if (this.content && (touches(true) || this.docs.some((doc) => !isContentId(doc._id) && this.content!.holds(doc))))
-        await this.content.write(next.filter((doc) => isContentId(doc._id)));
-      if (this.system && touches(false)) await this.system.write(next.filter((doc) => !isContentId(doc._id)));
+      if (this.system && (touches(false) || strays)) await this.system.write(next.filter((doc) => !isContentId(doc._id)));
+      if (this.content && (touches(true) || strays)) await this.content.write(next.filter((doc) => isContentId(doc._id)));
     } catch (error) {
       throw new LakeError(503, {
         error: { type: 'storageError', description: `The dataset could not be written: ${(error as Error).message}` },
@@ -143,6 +151,9 @@ export class Dataset {
     if (!this.content || !(await this.content.changedOnDisk())) return;
     let documents: SanityDocument[];
     try {
+      // Not "every document deleted": a checkout may remove the file before it writes the new one, and a
+      // write in that gap would leave a file with nothing but that write's documents.
+      if (!(await this.content.exists())) throw new Error(`${this.content.file} is gone (deleted, or being replaced)`);
       documents = await this.readContent();
     } catch (error) {
       this.refusal = `${(error as Error).message}\nThe last good content is served, and nothing is saved until the file is fixed.`;
@@ -156,7 +167,9 @@ export class Dataset {
     const revised = new Map(changes.map((change) => [change.id, change.after]));
     const inFile = new Set(documents.map((doc) => doc._id));
     const system = this.docs.filter((doc) => !isContentId(doc._id) && !inFile.has(doc._id));
-    this.set([...documents.map((doc) => revised.get(doc._id) ?? doc), ...system]);
+    // An unchanged document keeps its revision, which an earlier hand edit may have given it in memory only.
+    const kept = (doc: SanityDocument) => (this.byId.get(doc._id)?._rev === doc._rev ? doc : this.byId.get(doc._id)!);
+    this.set([...documents.map((doc) => revised.get(doc._id) ?? kept(doc)), ...system]);
     if (changes.length > 0) this.tell({ id, timestamp: new Date().toISOString(), identity: HAND_EDIT_IDENTITY, changes });
   }
 }
@@ -167,5 +180,8 @@ function diff(current: ReadonlyMap<string, SanityDocument>, documents: SanityDoc
   const ids = new Set([...[...current.keys()].filter(isContentId), ...next.keys()]);
   return [...ids]
     .map((id) => ({ id, before: current.get(id) ?? null, after: next.get(id) ?? null }))
-    .filter(({ before, after }) => JSON.stringify(before) !== JSON.stringify(after));
+    .filter(({ before, after }) => withoutRev(before) !== withoutRev(after));
 }
+
+/** A document's content, its revision aside: the file keeps the revision it had before a hand edit, the lake a new one. */
+const withoutRev = (doc: SanityDocument | null) => doc && JSON.stringify({ ...doc, _rev: undefined });

@@ -24,6 +24,11 @@ describe('parseNdjson', () => {
     ['a line without _type', [doc({ _id: 'a' })], 'content/seed.ndjson:1 is not a Sanity document (needs string _id and _type)'],
     ['a non-string _id', [doc({ _id: 7, _type: 't' })], 'content/seed.ndjson:1 is not a Sanity document (needs string _id and _type)'],
     [
+      'a repeated _id',
+      [doc({ _id: 'a', _type: 't' }), doc({ _id: 'b', _type: 't' }), '', doc({ _id: 'a', _type: 't' })],
+      'content/seed.ndjson:4 repeats the _id "a" of line 1',
+    ],
+    [
       'a line that is not an object',
       [doc({ _id: 'a', _type: 't' }), 'null'],
       'content/seed.ndjson:2 is not a Sanity document (needs string _id and _type)',

@@ -24,8 +24,12 @@ export const isContentId = (id: string) => isPublishedId(id) || isDraftId(id) ||
 /** Ids Sanity accepts: letters, digits, `_`, `-` and `.` between path segments, at most 128 characters. */
 export const isValidId = (id: string) => /^[A-Za-z0-9_][\w-]*(\.[\w-]+)*$/.test(id) && id.length <= 128;
 
-/** A Sanity NDJSON export: one document per line, each with a string _id and _type; blank lines allowed. */
+/**
+ * A Sanity NDJSON export: one document per line, each with a string _id and _type, no _id twice (a merge
+ * of two edits can leave one twice, and the dataset cannot hold both); blank lines allowed.
+ */
 export function parseNdjson(text: string, file = 'dataset'): SanityDocument[] {
+  const seen = new Map<string, number>();
   return text
     .split('\n')
     .map((line, index) => [line.trim(), index + 1] as const)
@@ -38,6 +42,9 @@ export function parseNdjson(text: string, file = 'dataset'): SanityDocument[] {
         throw new Error(`${file}:${lineNumber} is not valid JSON`, { cause: error });
       }
       if (!isDocument(doc)) throw new Error(`${file}:${lineNumber} is not a Sanity document (needs string _id and _type)`);
+      const first = seen.get(doc._id);
+      if (first !== undefined) throw new Error(`${file}:${lineNumber} repeats the _id "${doc._id}" of line ${first}`);
+      seen.set(doc._id, lineNumber);
       return doc;
     });
 }

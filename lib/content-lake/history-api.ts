@@ -4,19 +4,20 @@
  * the current one, and nothing refers to anything (the schema has no references). Export is the dataset as
  * `sanity dataset export` writes it: the content documents, one per line.
  */
-import { isContentId, publishedIdOf } from './documents.ts';
+import { isContentId, isPublishedId, publishedIdOf } from './documents.ts';
 import { httpError } from './errors.ts';
-import { json, type DataRequest } from './data-api.ts';
+import { decodeId, json, type DataRequest } from './data-api.ts';
 
-export function historyEndpoint({ lake, url, cors, rest }: DataRequest) {
+export function historyEndpoint({ lake, url, cors, rest, authenticated }: DataRequest) {
   const [kind, ...tail] = rest.split('/');
-  const ids = decodeURIComponent(tail.join('/')).split(',').filter(Boolean);
-  if (kind === 'events' && tail[0] === 'documents' && tail[1])
-    return json({ events: { [decodeURIComponent(tail[1])]: [] }, nextCursor: '' }, cors);
+  if (kind === 'events' && tail[0] === 'documents' && tail[1]) return json({ events: { [decodeId(tail[1])]: [] }, nextCursor: '' }, cors);
   if (kind === 'transactions') return new Response('', { headers: { ...cors, 'content-type': 'application/x-ndjson' } });
-  if (kind === 'documents' && ids.length > 0) {
+  const ids = kind === 'documents' ? tail.join('/').split(',').map(decodeId).filter(Boolean) : [];
+  if (ids.length > 0) {
     const revision = url.searchParams.get('revision');
+    // Sub-paths (drafts, versions, draft mode's secrets) are for signed-in readers only, as everywhere else.
     const documents = ids
+      .filter((id) => authenticated || isPublishedId(id))
       .map((id) => lake.dataset.get(id))
       .filter((doc) => doc !== undefined && (revision === null || doc._rev === revision));
     return json({ documents }, cors);

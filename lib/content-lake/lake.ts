@@ -39,6 +39,7 @@ export class Lake {
   readonly projectId: string;
   readonly datasetName: string;
   private readonly heartbeat: NodeJS.Timeout;
+  private telling: Promise<void> = Promise.resolve();
 
   constructor(options: LakeOptions, dataset: Dataset) {
     this.options = options;
@@ -48,7 +49,11 @@ export class Lake {
     this.queries = new Queries({ projectId: this.projectId, dataset: this.datasetName });
     this.listeners = new Listeners(this.queries, options.maxStreams ?? 200);
     this.live = new LiveEvents(options.maxStreams ?? 200);
-    dataset.subscribe((transaction) => void this.told(transaction));
+    // One transaction at a time, in commit order: matching a transaction's changes to the streams' queries
+    // is asynchronous, and the next commit may come meanwhile. The Studio follows revision chains in order.
+    dataset.subscribe((transaction) => {
+      this.telling = this.telling.then(() => this.told(transaction)).catch((error: unknown) => console.error('content lake:', error));
+    });
     // Browsers' EventSource polyfill reconnects after 45 s of silence; proxies close idle streams.
     this.heartbeat = setInterval(() => {
       this.listeners.beat();
@@ -104,6 +109,7 @@ export class Lake {
     clearInterval(this.heartbeat);
     this.listeners.close();
     this.live.close();
+    this.dataset.close();
   }
 
   private async told(transaction: Transaction) {

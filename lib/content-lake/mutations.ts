@@ -19,8 +19,24 @@ type Fail = (type: string, description: string, status?: number) => never;
 
 const CREATES = ['create', 'createOrReplace', 'createIfNotExists'] as const;
 
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const valuesAre = (type: string) => (value: unknown) => isObject(value) && Object.values(value).every((item) => typeof item === type);
+/** What each patch operation must be (sanity.io/docs/http-patches): the patch engine skips, or trips over, anything else. */
+const OPERATIONS: Record<string, [valid: (value: unknown) => boolean, shape: string]> = {
+  set: [isObject, 'an object of paths and values'],
+  setIfMissing: [isObject, 'an object of paths and values'],
+  insert: [isObject, 'an object'],
+  diffMatchPatch: [valuesAre('string'), 'an object of paths and patch texts'],
+  inc: [valuesAre('number'), 'an object of paths and numbers'],
+  dec: [valuesAre('number'), 'an object of paths and numbers'],
+  unset: [(value) => Array.isArray(value) && value.every((path) => typeof path === 'string'), 'an array of paths'],
+  ifRevisionID: [(value) => typeof value === 'string', 'a string'],
+};
+
 /** Applies `patch` to `doc` with Sanity's patch engine; a patch it cannot apply is the caller's mistake. */
 export function patchDocument(doc: SanityDocument, patch: Patch, fail: Fail): SanityDocument {
+  for (const [operation, [valid, shape]] of Object.entries(OPERATIONS))
+    if (patch[operation] !== undefined && !valid(patch[operation])) fail('patchError', `A patch's ${operation} must be ${shape}`, 400);
   if (typeof patch.ifRevisionID === 'string' && patch.ifRevisionID !== doc._rev) {
     fail(
       'conflictError',
@@ -42,6 +58,7 @@ function create(tx: TransactionBuilder, operation: (typeof CREATES)[number], bod
   if (typeof body !== 'object' || body === null || typeof (body as SanityDocument)._type !== 'string')
     fail('validationError', `${operation} needs a document with a string _type`, 400);
   const doc = structuredClone(body) as SanityDocument;
+  if (doc._id !== undefined && typeof doc._id !== 'string') fail('validationError', `${operation} needs a string _id`, 400);
   const given = typeof doc._id === 'string' && doc._id !== '' ? doc._id : undefined;
   const id = given ?? (operation === 'create' ? newId() : fail('validationError', `${operation} needs an _id`, 400));
   if (!isValidId(id)) fail('validationError', `Document id "${id}" is not valid`, 400);

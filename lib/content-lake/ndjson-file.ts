@@ -20,7 +20,7 @@ const signatureOf = (info: { ino: number; size: number; mtimeMs: number }): Sign
 export class NdjsonFile {
   readonly file: string;
   private signature: Signature | null = null;
-  private readonly lines = new WeakMap<SanityDocument, string>();
+  private lines = new WeakMap<SanityDocument, string>();
   private unlock: (() => void) | undefined;
   private writes = 0;
 
@@ -52,6 +52,16 @@ export class NdjsonFile {
     return this.lines.has(doc);
   }
 
+  async exists(): Promise<boolean> {
+    try {
+      await stat(this.file);
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      return false;
+    }
+  }
+
   /** True when the file on disk is not the one this process last read or wrote: edited by hand, or by another program. */
   async changedOnDisk(): Promise<boolean> {
     try {
@@ -65,7 +75,8 @@ export class NdjsonFile {
   /** Replaces the file with `documents`, atomically; the first write takes the writer's lock (throws if another process holds it). */
   async write(documents: readonly SanityDocument[]): Promise<void> {
     this.unlock ??= this.lock();
-    const text = documents.map((doc) => this.lines.get(doc) ?? JSON.stringify(doc)).join('\n') + (documents.length ? '\n' : '');
+    const lines = documents.map((doc) => this.lines.get(doc) ?? JSON.stringify(doc));
+    const text = lines.join('\n') + (lines.length ? '\n' : '');
     const temp = `${this.file}.${process.pid}.${++this.writes}.tmp`;
     const handle = await open(temp, 'w');
     try {
@@ -77,6 +88,8 @@ export class NdjsonFile {
     await rename(temp, this.file);
     await syncDirectory(path.dirname(this.file));
     this.signature = signatureOf(await stat(this.file));
+    // What the file holds now: a document left out of it (moved to another file) is no longer one of its lines.
+    this.lines = new WeakMap(documents.map((doc, index) => [doc, lines[index]!]));
   }
 
   private lock(): () => void {

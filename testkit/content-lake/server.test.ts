@@ -5,6 +5,7 @@ import { createPreviewSecret } from '@sanity/preview-url-secret/create-secret';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { startContentLake, type ContentLake, type SanityDocument } from './server.ts';
+import { readSse } from './sse.ts';
 
 /**
  * The local Content Lake over real HTTP on 127.0.0.1, read and written by the real @sanity/client (as the
@@ -68,42 +69,11 @@ function collect(source: { subscribe(observer: { next(event: LiveEvent): void; e
 }
 const isMessage = (event: { type: string }): event is Extract<LiveEvent, { type: 'message' }> => event.type === 'message';
 
-/** A raw Server-Sent Events read, for what the client does not expose (ids, resuming, refusals). */
+/** A raw Server-Sent Events read, for what the client does not expose (ids, resuming, refusals); closed after the test. */
 async function sse(url: string, headers: Record<string, string> = {}) {
-  const controller = new AbortController();
-  cleanups.push(() => controller.abort());
-  const response = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal });
-  const events: { event?: string; id?: string; data?: unknown; comment?: boolean }[] = [];
-  if (response.ok && response.body) {
-    void (async () => {
-      let buffer = '';
-      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-      for (let read = await reader.read(); !read.done; read = await reader.read()) {
-        buffer += read.value;
-        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const fields = Object.fromEntries(
-            block
-              .split('\n')
-              .filter((line) => !line.startsWith(':'))
-              .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]),
-          );
-          events.push(
-            block.startsWith(':')
-              ? { comment: true }
-              : { event: fields.event, id: fields.id, data: fields.data && JSON.parse(fields.data) },
-          );
-        }
-      }
-    })().catch(() => undefined);
-  }
-  const until = (predicate: (event: (typeof events)[number]) => boolean) =>
-    vi.waitFor(() => events.find(predicate) ?? Promise.reject(new Error(`not yet: ${JSON.stringify(events)}`)), {
-      timeout: 5_000,
-      interval: 20,
-    });
-  return { response, events, until, close: () => controller.abort() };
+  const stream = await readSse(url, headers);
+  cleanups.push(() => stream.close());
+  return stream;
 }
 
 describe('queries', () => {
@@ -303,7 +273,7 @@ describe('live events', () => {
     expect(first.response.headers.get('content-type')).toBe('text/event-stream');
     const welcome = await first.until((event) => event.event === 'welcome');
     expect(welcome.data).toEqual({});
-    await first.until((event) => event.comment === true);
+    await first.until((event) => event.comment === 'ping');
     first.close();
     await at.mutate([{ patch: { id: 'post-1', set: { title: 'Missed' } } }]);
 

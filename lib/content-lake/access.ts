@@ -99,7 +99,6 @@ export function streamRedirect(access: Access, request: Request): Response | und
   if (access.kind !== 'local' || !host || STREAM_HOST.test(host.hostname) || request.headers.get('sec-fetch-mode') === null)
     return undefined;
   const target = new URL(request.url);
-  target.protocol = new URL(request.url).protocol;
   target.hostname = `l-${newId(6).toLowerCase()}.localhost`;
   target.port = host.port;
   // With its CORS headers: a browser follows a cross-origin redirect only if the redirect passes the CORS check.

@@ -61,6 +61,17 @@ const publish = (extra: Record<string, unknown> = {}) => ({
 const GUARD = { unset: ['_empty_action_guard_pseudo_field_'] };
 
 describe('the Studio editing a published document', () => {
+  it('answers a transaction sent twice (a browser retrying a POST) without applying it twice', async () => {
+    const { act, doc } = await lakeWith();
+    await act([edit(GUARD)]);
+    const patch = stringifyPatches(makePatches('We keep nothing.', 'We keep nothing at all.'));
+    const id = randomUUID();
+    expect(await act([edit({ diffMatchPatch: { body: patch } })], id)).toEqual({ status: 200, body: { transactionId: id } });
+    expect(await act([edit({ diffMatchPatch: { body: patch } })], id)).toEqual({ status: 200, body: { transactionId: id } });
+    expect(doc('drafts.policy')?.body).toBe('We keep nothing at all.');
+    expect(doc('drafts.policy')?._rev).toBe(id);
+  });
+
   it('makes the draft on the first edit, applies diffMatchPatch, then publishes it and removes the draft', async () => {
     const { act, doc } = await lakeWith();
     const first = randomUUID();

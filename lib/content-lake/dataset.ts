@@ -21,12 +21,15 @@ export type DatasetOptions = {
 };
 
 export const HAND_EDIT_IDENTITY = 'file';
+/** How many committed transactions are remembered by id, to answer one sent twice. */
+const REMEMBERED = 1000;
 
 export class Dataset {
   private docs: SanityDocument[] = [];
   private byId = new Map<string, SanityDocument>();
   private readonly listeners = new Set<(transaction: Transaction) => void>();
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly committed = new Map<string, unknown>();
   private refusal: string | undefined;
   private readonly content?: NdjsonFile;
   private readonly system?: NdjsonFile;
@@ -73,12 +76,18 @@ export class Dataset {
   /** Runs `build` as one transaction and commits what it wrote; nothing is written if it throws. */
   commit<T>(build: (tx: TransactionBuilder) => Promise<T>, id = newId(), identity = 'local', dryRun = false) {
     return this.serially(async () => {
+      // A transaction sent again (a browser retries a POST whose connection dropped) is answered, not applied twice.
+      const done = this.committed.get(id) as { transaction: Transaction; result: T } | undefined;
+      if (done) return done;
       await this.takeHandEdit();
       if (this.refusal) throw lakeError(409, 'datasetError', this.refusal);
       const tx = new TransactionBuilder(this.byId, id);
       const result = await build(tx);
       const transaction: Transaction = { id, timestamp: tx.now, identity, changes: tx.changes() };
-      if (!dryRun && transaction.changes.length > 0) await this.apply(transaction);
+      if (dryRun) return { transaction, result };
+      if (transaction.changes.length > 0) await this.apply(transaction);
+      this.committed.set(id, { transaction, result });
+      if (this.committed.size > REMEMBERED) this.committed.delete(this.committed.keys().next().value!);
       return { transaction, result };
     });
   }
@@ -156,8 +165,10 @@ export class Dataset {
       if (!(await this.content.exists())) throw new Error(`${this.content.file} is gone (deleted, or being replaced)`);
       documents = await this.readContent();
     } catch (error) {
-      this.refusal = `${(error as Error).message}\nThe last good content is served, and nothing is saved until the file is fixed.`;
-      console.error(`content lake: ${this.refusal}`);
+      const refusal = `${(error as Error).message}\nThe last good content is served, and nothing is saved until the file is fixed.`;
+      // Said once per problem, not on every request while it lasts.
+      if (refusal !== this.refusal) console.error(`content lake: ${refusal}`);
+      this.refusal = refusal;
       return;
     }
     this.refusal = undefined;

@@ -22,7 +22,6 @@ export type ListenOptions = {
   includeMutations: boolean;
   includeAllVersions: boolean;
   mendoza: boolean;
-  identity: string;
 };
 type Stream = ListenOptions & { events: EventStream };
 
@@ -82,7 +81,7 @@ function event(stream: Stream, transaction: Transaction, { id, before, after }: 
     documentId: id,
     transactionId: transaction.id,
     transition: !before ? 'appear' : !after ? 'disappear' : 'update',
-    identity: stream.identity,
+    identity: transaction.identity,
     ...(stream.includeMutations ? { mutations: [after ? { createOrReplace: after } : { delete: { id } }] } : {}),
     previousRev: before?._rev,
     resultRev: after?._rev ?? transaction.id,

@@ -31,7 +31,6 @@ export function listenEndpoint({ lake, request, url, cors, authenticated }: Data
       includeMutations: flag(url, 'includeMutations', true),
       includeAllVersions: flag(url, 'includeAllVersions', false),
       mendoza: url.searchParams.get('effectFormat') === 'mendoza',
-      identity: lake.options.user?.id ?? 'anonymous',
     },
     cors,
     request.signal,

@@ -14,9 +14,9 @@ const singletonActions = new Set(['publish', 'discardChanges', 'restore']);
 /**
  * With no Sanity project, the Studio edits the local Content Lake that the site's own server answers
  * (app/api/lake), on the origin the Studio was loaded from: the lake signs in the editor on this machine,
- * so there is no login. `unstable_clientFactory` (a beta hook of sanity 5.31.2, pinned; studio/local-lake
- * .test.ts checks it) gives every client of the Studio path-style URLs there, as the lake's API has no
- * project hostnames.
+ * so there is no login. `unstable_clientFactory`, a beta hook of sanity 5.31.2 (pinned, and checked by
+ * tests/unit/studio-config.test.ts), gives every client of the Studio path-style URLs there, as the
+ * lake's API has no project hostnames.
  */
 function localLake(): Partial<WorkspaceOptions> {
   // The Sanity CLI reads this file in Node (schema extract, typegen): there is no page, and no lake to reach.

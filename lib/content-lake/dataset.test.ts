@@ -66,6 +66,17 @@ describe('writing through to the files', () => {
     expect(JSON.parse(post!)).toMatchObject({ _id: 'post-1', title: 'First, edited' });
   });
 
+  it('writes each document as it is, commit after commit, in _id order, whatever order they were added in', async () => {
+    const dataset = await open();
+    // Added after post-1 but sorted before it: the file's order and the dataset's differ.
+    await put(dataset, { _id: 'drafts.post-1', _type: 'post', title: 'Draft' });
+    await put(dataset, { _id: 'post-1', _type: 'post', title: 'First, edited' });
+    await put(dataset, { _id: 'drafts.post-1', _type: 'post', title: 'Draft, edited' });
+    const written = parseNdjson(readFileSync(file, 'utf8'));
+    expect(written.map((doc) => doc._id)).toEqual(['drafts.post-1', 'policy', 'post-1']);
+    expect(written).toEqual([...dataset.documents()].sort((a, b) => (a._id < b._id ? -1 : 1)));
+  });
+
   it('keeps system documents out of the content file, in the system file', async () => {
     const dataset = await open();
     await put(dataset, SECRET);

@@ -91,7 +91,7 @@ export class NdjsonFile {
     await syncDirectory(path.dirname(this.file));
     this.signature = signatureOf(await stat(this.file));
     // What the file holds now: a document left out of it (moved to another file) is no longer one of its lines.
-    this.lines = new WeakMap(documents.map((doc, index) => [doc, lines[index]!]));
+    this.lines = new WeakMap(sorted.map((doc, index) => [doc, lines[index]!]));
   }
 
   private lock(): () => void {

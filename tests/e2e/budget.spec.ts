@@ -1,11 +1,13 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { expect, test, type Page, type Response } from '@playwright/test';
 
 import { PUBLIC_PATHS } from '../../lib/public-pages';
 import { pageAssets, pageBytes } from '../../testkit/page-bytes.ts';
-import { E2E_SERVERS } from '../../testkit/e2e-servers';
+import { E2E_SERVERS, WEBHOOK_SECRET } from '../../testkit/e2e-servers';
+import { LAKE_ORIGIN, LAKE_TOKEN } from '../../testkit/hosted';
+import { lakeTls } from '../../testkit/lake-tls';
 
 /**
  * JavaScript budgets of the public pages:
@@ -103,4 +105,24 @@ test('/ loads at most 20 KB more gzip JavaScript than an empty Next page', async
   console.log(`/ gzip JS ${kb(bytes.js)} in ${bytes.scripts.length} files; empty page ${kb(floor.jsGzip)}; limit ${kb(limit)}`);
   expect(bytes.js, `gzip JS of / (empty page ${kb(floor.jsGzip)} + ${kb(BUDGET_BYTES)} = ${kb(limit)})`).toBeLessThanOrEqual(limit);
   expect(bytes.scripts.length, 'the measurement found the page scripts').toBeGreaterThan(0);
+});
+
+/** Every JavaScript file a build sends to browsers. */
+function browserBundles(distDir: string): { file: string; text: string }[] {
+  const dir = path.join(distDir, 'static');
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.js'))
+    .map((file) => ({ file: path.join(dir, file), text: readFileSync(path.join(dir, file), 'utf8') }));
+}
+
+test('no server secret is in any browser bundle of either build', () => {
+  // The hosted build is made with the server's read token set (hostedEnv); the webhook secret is the servers'.
+  const secrets = [LAKE_TOKEN, WEBHOOK_SECRET, lakeTls().key.split('\n')[1]!];
+  const hosted = browserBundles(E2E_SERVERS.hosted.distDir);
+  const leaks = [...browserBundles(E2E_SERVERS.main.distDir), ...hosted].flatMap(({ file, text }) =>
+    secrets.filter((secret) => text.includes(secret)).map((secret) => `${file} contains ${secret.slice(0, 6)}…`),
+  );
+  expect(leaks).toEqual([]);
+  // The public settings the build inlines are there, so the search sees what a build writes into its bundles.
+  expect(hosted.some(({ text }) => text.includes(LAKE_ORIGIN))).toBe(true);
 });

@@ -7,6 +7,7 @@ import { expect, test, type Page } from '@playwright/test';
 
 import { PUBLIC_PATHS } from '../../lib/public-pages';
 import { LAKE_ORIGIN, lakeClient } from '../../testkit/hosted';
+import { watchProblems } from '../../testkit/studio';
 import { E2E_SERVERS } from '../../testkit/e2e-servers';
 import { postWebhook, readDataset, resetLake, SEED_FILE, type Doc } from '../../testkit/dataset';
 
@@ -26,17 +27,6 @@ const lake = lakeClient().withConfig({ perspective: 'raw' });
 
 type Section = { heading: string; body: { children: { text: string }[] }[] };
 
-/** Every problem a visitor or an editor would see: console errors, uncaught exceptions, failed responses. */
-function watch(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (message) => message.type() === 'error' && problems.push(`console: ${message.text()}`));
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on(
-    'response',
-    (response) => response.status() >= 400 && problems.push(`${response.status()} ${response.request().method()} ${response.url()}`),
-  );
-  return problems;
-}
 
 async function privacyPolicy(id = 'privacyPolicy'): Promise<Doc> {
   const doc = await lake.getDocument<Doc>('privacyPolicy');
@@ -78,7 +68,7 @@ function serverAction(distDir: string, exportedName: string): string {
 test.afterEach(async ({ baseURL }) => resetLake(baseURL!));
 
 test('published pages render from the hosted API, and a visitor holds no connection to it', async ({ page }) => {
-  const problems = watch(page);
+  const problems = watchProblems(page);
   const toLake: string[] = [];
   page.on('request', (request) => request.url().startsWith(LAKE_ORIGIN) && toLake.push(request.url()));
   const seed = await readDataset(SEED_FILE);
@@ -97,7 +87,7 @@ test('a publish (the document written, its live event, the signed webhook) shows
   page,
   baseURL,
 }) => {
-  const problems = watch(page);
+  const problems = watchProblems(page);
   await page.goto('/privacy');
   await page.waitForLoadState('networkidle');
   const text = `Published by legal review ${Date.now()}.`;
@@ -112,7 +102,7 @@ test('a publish (the document written, its live event, the signed webhook) shows
 });
 
 test('draft mode shows drafts, follows a draft edit without a reload, and leaving it shows published content', async ({ page }) => {
-  const problems = watch(page);
+  const problems = watchProblems(page);
   const published = await privacyPolicy();
   const first = `Draft under legal review ${Date.now()}.`;
   await lake.createOrReplace(withIntro(await privacyPolicy('drafts.privacyPolicy'), first) as SanityDocument);
@@ -137,7 +127,7 @@ test('draft mode shows drafts, follows a draft edit without a reload, and leavin
 });
 
 test('a content release opened from Presentation is previewed as that release, over the drafts', async ({ page }) => {
-  const problems = watch(page);
+  const problems = watchProblems(page);
   const release = 'rSpring';
   const draftText = `Draft intro ${Date.now()}.`;
   const releaseText = `Intro of the spring release ${Date.now()}.`;
@@ -155,7 +145,7 @@ test('a content release opened from Presentation is previewed as that release, o
 test("Presentation's perspective switch (a server action with React's text/plain arguments) passes the proxy and changes the preview", async ({
   page,
 }) => {
-  const problems = watch(page);
+  const problems = watchProblems(page);
   const release = 'rSummer';
   const releaseText = `Intro of the summer release ${Date.now()}.`;
   await lake.createOrReplace(withIntro(await privacyPolicy(`versions.${release}.privacyPolicy`), releaseText) as SanityDocument);
@@ -182,7 +172,7 @@ test("Presentation's perspective switch (a server action with React's text/plain
 });
 
 test('every page in draft mode renders with no console error and no failed response', async ({ page }) => {
-  const problems = watch(page);
+  const problems = watchProblems(page);
   await openPreview(page, '/');
   for (const path of PUBLIC_PATHS) {
     await page.goto(path);
@@ -192,7 +182,7 @@ test('every page in draft mode renders with no console error and no failed respo
 });
 
 test('a publish that breaks the schema is refused with 503 and the last good page stays', async ({ page, baseURL }) => {
-  const problems = watch(page);
+  const problems = watchProblems(page);
   await page.goto('/privacy');
   const lastGood = await page.locator('article').innerText();
   const broken = await privacyPolicy();

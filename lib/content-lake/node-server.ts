@@ -49,10 +49,10 @@ export async function startContentLake(options: NodeLakeOptions): Promise<Runnin
   if (options.tls) Object.assign(serverOptions, { tls: options.tls, node: { http2: true, allowHTTP1: true } });
   const server = serve(serverOptions);
   await server.ready();
-  const presence = new Presence(options.user?.id ?? 'anonymous');
+  const presence = new Presence(options.user?.id ?? 'anonymous', options.access);
   const nodeServer = server.node!.server as http.Server;
   nodeServer.on('upgrade', (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (!presence.upgrade(request, socket, head)) socket.destroy();
+    if (!presence.upgrade(request, socket, head, { address: request.socket.remoteAddress, throughProxy: false })) socket.destroy();
   });
   const address = nodeServer.address();
   const port = typeof address === 'object' && address ? address.port : options.port;

@@ -52,6 +52,14 @@ async function connect(at: ContentLake) {
 }
 
 describe('the presence socket', () => {
+  it('refuses a socket from an origin the lake does not answer, as it refuses its requests', async () => {
+    const at = await lake();
+    const socket = new WebSocket(`${at.origin.replace('http', 'ws')}/v2022-06-30/socket/production`, { origin: 'http://evil.example' });
+    sockets.push(socket);
+    const [, response] = (await once(socket, 'unexpected-response')) as [unknown, { statusCode: number }];
+    expect(response.statusCode).toBe(403);
+  });
+
   it("answers a subscription with its id, and passes one socket's announcement to the other as state", async () => {
     const at = await lake();
     const first = await connect(at);

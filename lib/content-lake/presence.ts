@@ -9,6 +9,7 @@ import type { Duplex } from 'node:stream';
 
 import { WebSocketServer, type WebSocket } from 'ws';
 
+import { admit, type Access, type Caller } from './access.ts';
 import { newId } from './errors.ts';
 
 const SOCKET_PATH = /\/v[^/]+\/socket\/[^/?]+(\?.*)?$/;
@@ -20,14 +21,28 @@ export class Presence {
   private readonly server = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE });
   private readonly subscriptions = new Map<WebSocket, string>();
   private readonly userId: string;
+  private readonly access: Access;
 
-  constructor(userId: string) {
+  constructor(userId: string, access: Access) {
     this.userId = userId;
+    this.access = access;
   }
 
-  /** True when this upgrade request is the presence socket's (and it is now handled). */
-  upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean {
+  /**
+   * True when this upgrade request is the presence socket's, and is now handled: refused as the lake
+   * would refuse it as a request (access.ts: the origin, and on a local lake the address and the host), or
+   * accepted.
+   */
+  upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, caller: Caller): boolean {
     if (!SOCKET_PATH.test(request.url ?? '')) return false;
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string') headers.set(name, value);
+    try {
+      admit(this.access, new Request(`http://${request.headers.host ?? 'invalid'}${request.url}`, { headers }), caller);
+    } catch {
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+      return true;
+    }
     this.server.handleUpgrade(request, socket, head, (ws) => this.connect(ws));
     return true;
   }

@@ -3,7 +3,6 @@ import 'server-only';
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 
-import { admit } from '@/lib/content-lake/access';
 import { LAKE_PATH } from '@/lib/content-lake/local';
 import { trustedProxyHops } from '@/lib/env/server';
 import { cameDirect } from '@/lib/http/trust-proxy';
@@ -12,20 +11,15 @@ import { localLake } from './local-lake';
 
 const INSTALLED = Symbol.for('hallway.lakeSocket');
 
-/** Refuses an upgrade the local lake would refuse as a request (access.ts), else hands it to the presence socket. */
+/** Hands an upgrade to the presence socket, which refuses what the local lake would refuse as a request. */
 async function upgrade(request: http.IncomingMessage, socket: Duplex, head: Buffer) {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string') headers.set(name, value);
+  const caller = { address: request.socket.remoteAddress, throughProxy: !cameDirect(request.headers, trustedProxyHops()) };
   try {
-    admit({ kind: 'local' }, new Request(`http://${request.headers.host ?? 'invalid'}${request.url}`, { headers }), {
-      address: request.socket.remoteAddress,
-      throughProxy: !cameDirect(request.headers, trustedProxyHops()),
-    });
     const { presence } = await localLake();
-    if (presence.upgrade(request, socket, head)) return;
+    if (presence.upgrade(request, socket, head, caller)) return;
     socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
   } catch {
-    socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+    socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n');
   }
 }
 

@@ -66,7 +66,7 @@ async function open(): Promise<Local> {
   return {
     lake,
     handle: createHandler(lake, LAKE_PATH),
-    presence: new Presence(user.id),
+    presence: new Presence(user.id, { kind: 'local' }),
     takePublished: () => {
       const types = [...published];
       published.clear();

@@ -27,7 +27,6 @@ const lake = lakeClient().withConfig({ perspective: 'raw' });
 
 type Section = { heading: string; body: { children: { text: string }[] }[] };
 
-
 async function privacyPolicy(id = 'privacyPolicy'): Promise<Doc> {
   const doc = await lake.getDocument<Doc>('privacyPolicy');
   if (!doc) throw new Error('no privacyPolicy in the lake');

@@ -36,26 +36,29 @@ const LocalStudio = dynamic(
   { ssr: false },
 );
 
-type Access = 'checking' | 'open' | { refused: string };
-
-/** Asks the local lake whether it answers this browser; its refusal says why (lib/content-lake/access.ts). */
-async function localAccess(): Promise<Access> {
-  try {
-    const response = await fetch(`${lakeApiHost(window.location.origin)}/v1/ping`, { credentials: 'same-origin' });
-    if (response.ok) return 'open';
-    const body = (await response.json().catch(() => ({}))) as { message?: string };
-    return { refused: body.message ?? `The local Content Lake answered ${response.status}.` };
-  } catch {
-    return { refused: 'The local Content Lake did not answer.' };
-  }
-}
-
 /**
  * The Studio warns of "brakes on" when its API speaks HTTP/1.1, for fear of the browser's six connections
  * per host. The local lake gives every stream a host name of its own (lib/content-lake/access.ts), so the
  * warning does not apply: it is snoozed as its own "Don't show again" button would.
  */
 const snoozeProtocolWarning = () => sessionStorage.setItem('sanity-studio.network.check.snooze', new Date().toISOString());
+
+type Access = 'checking' | 'open' | { refused: string };
+
+/** Asks the local lake whether it answers this browser; its refusal says why (lib/content-lake/access.ts). */
+async function localAccess(): Promise<Access> {
+  try {
+    const response = await fetch(`${lakeApiHost(window.location.origin)}/v1/ping`, { credentials: 'same-origin' });
+    if (response.ok) {
+      snoozeProtocolWarning();
+      return 'open';
+    }
+    const body = (await response.json().catch(() => ({}))) as { message?: string };
+    return { refused: body.message ?? `The local Content Lake answered ${response.status}.` };
+  } catch {
+    return { refused: 'The local Content Lake did not answer.' };
+  }
+}
 
 export function Studio({ local }: { local: boolean }) {
   const [access, setAccess] = useState<Access>(local ? 'checking' : 'open');
@@ -65,6 +68,5 @@ export function Studio({ local }: { local: boolean }) {
   if (!local) return <HostedStudio />;
   if (access === 'checking') return null;
   if (access !== 'open') return <EditingOff reason={access.refused} />;
-  snoozeProtocolWarning();
   return <LocalStudio />;
 }

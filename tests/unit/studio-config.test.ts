@@ -20,7 +20,10 @@ describe('the Studio on the local lake', () => {
     expect(manifest.dependencies.sanity).toBe('5.31.2');
     expect((require('sanity/package.json') as { version: string }).version).toBe('5.31.2');
     // The workspace reads the hook under this name when it makes its clients (and its auth store's).
-    expect(readFileSync(require.resolve('sanity'), 'utf8')).toContain('source.unstable_clientFactory || createClient');
+    const studio = readFileSync(require.resolve('sanity'), 'utf8');
+    expect(studio).toContain('source.unstable_clientFactory || createClient');
+    // The HTTP/1.1 warning's own snooze, which app/studio/studio.tsx sets for the local lake.
+    expect(studio).toContain('useSessionStorageState("sanity-studio.network.check.snooze")');
   });
 
   it("makes every client path-style on the lake of the page's own origin, whatever project host it was given", async () => {

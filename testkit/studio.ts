@@ -14,13 +14,27 @@ const SANITY_VERSION = (createRequire(import.meta.url)('sanity/package.json') as
  * a check for newer versions (sanity-cdn.com) and, with a project, the dashboard's bridge script
  * (core.sanity-cdn.com). This machine has no internet, so the tests answer for those services, as they
  * do when online: otherwise each failed call is a console error the tests would count against the site.
+ * Each answer is for every URL that starts with its prefix.
+ */
+export const SANITY_SERVICES = [
+  { prefix: 'https://api.sanity.io/', contentType: 'application/json', body: '{}' },
+  {
+    prefix: 'https://sanity-cdn.com/',
+    contentType: 'application/json',
+    body: JSON.stringify({ latest: SANITY_VERSION, packageVersion: SANITY_VERSION }),
+  },
+  { prefix: 'https://core.sanity-cdn.com/', contentType: 'text/javascript', body: '' },
+] as const;
+
+/**
+ * SANITY_SERVICES answered in every page of `context`, through Playwright's routing. Routing turns the
+ * context's HTTP cache off (every load is a cold one) and pauses each request in Node: right for tests,
+ * wrong for timing loads, so scripts/measure-studio.ts answers the same through the DevTools protocol.
  */
 export async function answerForSanityServices(context: BrowserContext): Promise<void> {
-  await context.route('https://api.sanity.io/**', (route) => route.fulfill({ json: {} }));
-  await context.route('https://sanity-cdn.com/**', (route) =>
-    route.fulfill({ json: { latest: SANITY_VERSION, packageVersion: SANITY_VERSION } }),
-  );
-  await context.route('https://core.sanity-cdn.com/**', (route) => route.fulfill({ contentType: 'text/javascript', body: '' }));
+  for (const { prefix, contentType, body } of SANITY_SERVICES) {
+    await context.route(`${prefix}**`, (route) => route.fulfill({ contentType, body }));
+  }
 }
 
 /** A hosted project's Studio signed in with a token, as Sanity's login leaves it (STUDIO-API.md, "Signing in"). */

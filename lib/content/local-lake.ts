@@ -35,10 +35,10 @@ const globals = globalThis as typeof globalThis & { [KEY]?: Promise<Local> };
 
 /** What keeps the site's published documents from rendering, for the dataset's hand-edit check. */
 async function problemsOf(documents: { _id: string; _type: string }[]): Promise<string[]> {
-  const { problemsByType } = await import('./schema-check');
-  const published = documents.filter((doc) => isPublishedId(doc._id));
-  return [...(await problemsByType(published, CONTENT_TYPES))].flatMap(([type, problems]) =>
-    problems.map((problem) => `${type}: ${problem}`),
+  const { problemList } = await import('./schema-check');
+  return problemList(
+    documents.filter((doc) => isPublishedId(doc._id)),
+    CONTENT_TYPES,
   );
 }
 

@@ -7,7 +7,7 @@ import { sanityConfig } from '@/lib/env/public';
 import { createSanityClient } from './client';
 import { localLake } from './local-lake';
 import { DOCUMENTS_OF_TYPES_QUERY } from './queries';
-import { problemsByType } from './schema-check';
+import { problemList } from './schema-check';
 import { typesRefreshedBy, type ContentTag } from './tags';
 
 /** How long the check waits for hosted Sanity before it counts the publish as unreadable. */
@@ -40,6 +40,5 @@ export async function publishProblems(tag: ContentTag): Promise<string[]> {
   } catch (error) {
     return [`the content could not be read: ${error instanceof Error ? error.message : String(error)}`];
   }
-  const byType = await problemsByType(documents, types);
-  return [...byType].flatMap(([type, problems]) => problems.map((problem) => `${type}: ${problem}`));
+  return problemList(documents, types);
 }

@@ -64,3 +64,8 @@ export async function problemsByType(documents: readonly Doc[], types: readonly 
   }
   return problems;
 }
+
+/** problemsByType as one list, each problem prefixed with its type: what a refusal or a log line says. */
+export async function problemList(documents: readonly Doc[], types: readonly string[]): Promise<string[]> {
+  return [...(await problemsByType(documents, types))].flatMap(([type, problems]) => problems.map((problem) => `${type}: ${problem}`));
+}

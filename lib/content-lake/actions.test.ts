@@ -7,6 +7,7 @@ import type { Validate } from './actions';
 import type { SanityDocument } from './documents';
 import { createHandler } from './handler';
 import { Lake } from './lake';
+import { MAX_DOCUMENTS } from './transaction';
 
 /**
  * The Actions API as the Studio uses it (../shared/STUDIO-API.md, "Editing" and "Publish"), through the
@@ -221,5 +222,21 @@ describe('the other document actions', () => {
     ]);
     expect(answer).toMatchObject({ status: 409, body: { error: { items: [{ error: { type: 'documentNotFoundError' }, index: 2 }] } } });
     expect(snapshot()).toEqual(before);
+  });
+});
+
+describe('the bound on documents', () => {
+  it('refuses a new document past MAX_DOCUMENTS, while edits and a create after a delete go on', async () => {
+    const full = Array.from({ length: MAX_DOCUMENTS }, (_, i) => ({ _id: `doc-${i}`, _type: 'post' }));
+    const lake = await Lake.open({ documents: full, access: { kind: 'local' } });
+    lakes.push(lake);
+    await expect(lake.mutate([{ create: { _id: 'one-more', _type: 'post' } }])).rejects.toMatchObject({
+      status: 409,
+      body: { error: { type: 'documentLimitExceededError' } },
+    });
+    await lake.mutate([{ patch: { id: 'doc-0', set: { title: 'Edited' } } }]);
+    await lake.mutate([{ delete: { id: 'doc-1' } }, { create: { _id: 'one-more', _type: 'post' } }]);
+    expect(lake.dataset.documents()).toHaveLength(MAX_DOCUMENTS);
+    expect(lake.dataset.get('doc-0')?.title).toBe('Edited');
   });
 });

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 
 import { startContentLake, type ContentLake } from '../../testkit/content-lake/server';
+import { MAX_SOCKETS } from './presence';
 
 /**
  * The Studio's presence socket (bifur's JSON-RPC 2.0 over a WebSocket) on the lake's own Node server:
@@ -52,6 +53,15 @@ async function connect(at: ContentLake) {
 }
 
 describe('the presence socket', () => {
+  it('answers 503 to a socket past MAX_SOCKETS open at once', async () => {
+    const at = await lake();
+    await Promise.all(Array.from({ length: MAX_SOCKETS }, () => connect(at)));
+    const socket = new WebSocket(`${at.origin.replace('http', 'ws')}/v2022-06-30/socket/production`);
+    socket.on('error', () => {});
+    const [, response] = (await once(socket, 'unexpected-response')) as [unknown, { statusCode: number }];
+    expect(response.statusCode).toBe(503);
+  });
+
   it('refuses a socket from an origin the lake does not answer, as it refuses its requests', async () => {
     const at = await lake();
     const socket = new WebSocket(`${at.origin.replace('http', 'ws')}/v2022-06-30/socket/production`, { origin: 'http://evil.example' });

@@ -14,6 +14,8 @@ import { newId } from './errors.ts';
 
 const SOCKET_PATH = /\/v[^/]+\/socket\/[^/?]+(\?.*)?$/;
 const MAX_MESSAGE = 64 * 1024;
+/** Open sockets at most: a Studio tab holds one. */
+export const MAX_SOCKETS = 200;
 
 type Rpc = { id?: unknown; method?: unknown; params?: unknown };
 
@@ -43,7 +45,8 @@ export class Presence {
       socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
       return true;
     }
-    this.server.handleUpgrade(request, socket, head, (ws) => this.connect(ws));
+    if (this.server.clients.size >= MAX_SOCKETS) socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n');
+    else this.server.handleUpgrade(request, socket, head, (ws) => this.connect(ws));
     return true;
   }
 

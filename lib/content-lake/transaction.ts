@@ -1,4 +1,8 @@
 import { timestamp, type SanityDocument } from './documents.ts';
+import { lakeError } from './errors.ts';
+
+/** What one dataset may hold, drafts and system documents included: what bounds the file and the memory. */
+export const MAX_DOCUMENTS = 10_000;
 
 /** One document a transaction changed: as it was, as it is now (null: absent), in Sanity's mutation form. */
 export type Change = { id: string; before: SanityDocument | null; after: SanityDocument | null };
@@ -16,9 +20,11 @@ export class TransactionBuilder {
   readonly now: string;
   private readonly base: ReadonlyMap<string, SanityDocument>;
   private readonly written = new Map<string, SanityDocument | null>();
+  private size: number;
 
   constructor(base: ReadonlyMap<string, SanityDocument>, id: string, at = new Date()) {
     this.base = base;
+    this.size = base.size;
     this.id = id;
     this.now = timestamp(at);
   }
@@ -32,6 +38,11 @@ export class TransactionBuilder {
   /** Writes `doc` under `id` (the document's own _id is replaced), stamped as this transaction's revision. */
   put(id: string, doc: SanityDocument): SanityDocument {
     const previous = this.get(id);
+    if (previous === undefined) {
+      if (this.size >= MAX_DOCUMENTS)
+        throw lakeError(409, 'documentLimitExceededError', `The dataset holds ${MAX_DOCUMENTS} documents, its most: delete some first`);
+      this.size += 1;
+    }
     const stamped = {
       ...doc,
       _id: id,
@@ -46,6 +57,7 @@ export class TransactionBuilder {
   delete(id: string): boolean {
     if (this.get(id) === undefined) return false;
     this.written.set(id, null);
+    this.size -= 1;
     return true;
   }
 

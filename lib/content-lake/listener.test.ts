@@ -1,3 +1,4 @@
+import { applyPatch } from 'mendoza';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { startContentLake, type ContentLake, type SanityDocument } from '../../testkit/content-lake/server';
@@ -84,13 +85,20 @@ describe('the listener', () => {
       resultRev: 'studio-tx-1',
       timestamp: expect.stringMatching(/Z$/),
       visibility: 'query',
-      effects: { apply: [0, after], revert: [0, before] },
+      effects: { apply: expect.any(Array), revert: expect.any(Array) },
       result: after,
       // The settings document changed too, but is not this stream's: the counts add up for this stream.
       transactionTotalEvents: 2,
       transactionCurrentEvent: 1,
     });
     expect(mutations(stream)[1]).toMatchObject({ documentId: 'post-2', transactionTotalEvents: 2, transactionCurrentEvent: 2 });
+    // Mendoza effects on the document without its _rev, as the Studio applies them: the change, not the whole document.
+    const { apply, revert } = (mutations(stream)[0] as unknown as { effects: { apply: unknown[]; revert: unknown[] } }).effects;
+    const content = (doc: SanityDocument | undefined) => ({ ...doc, _rev: undefined });
+    expect(applyPatch(JSON.parse(JSON.stringify(content(before))), apply)).toEqual(JSON.parse(JSON.stringify(content(after))));
+    expect(applyPatch(JSON.parse(JSON.stringify(content(after))), revert)).toEqual(JSON.parse(JSON.stringify(content(before))));
+    expect(apply).toContain('One');
+    expect(apply).not.toContain('post-1');
   });
 
   it("chains each document's revisions from event to event, through appear and disappear", async () => {

@@ -2,8 +2,7 @@
  * The listener (/data/listen, sanity.io/docs/listening): Server-Sent Events with one `mutation` event per
  * document a transaction changed that matches the stream's query, before or after. What the Studio needs
  * of each event: the transaction id it sent, `previousRev`/`resultRev` that chain from the document's
- * revisions, `effects` in mendoza format (here the literal patch [0, value], which any mendoza reader
- * applies), `visibility: 'query'` (anything else delays its lists), and counts per transaction that add
+ * revisions, `effects` in mendoza format (those the history keeps: mendoza.ts), `visibility: 'query'` (anything else delays its lists), and counts per transaction that add
  * up for this stream, since the Studio holds a transaction's events back until it has all of them.
  */
 import type { GroqTree } from '../content/groq-js.ts';
@@ -11,7 +10,7 @@ import { isPublishedId, isVersionId, type SanityDocument } from './documents.ts'
 import { newId } from './errors.ts';
 import type { Params, Queries } from './queries.ts';
 import { eventStream, type EventStream } from './sse.ts';
-import type { Change, Transaction } from './transaction.ts';
+import { effectsOfChange, type Change, type Transaction } from './transaction.ts';
 
 export type ListenOptions = {
   tree: GroqTree;
@@ -75,7 +74,8 @@ export class Listeners {
   }
 }
 
-function event(stream: Stream, transaction: Transaction, { id, before, after }: Change, index: number, total: number) {
+function event(stream: Stream, transaction: Transaction, change: Change, index: number, total: number) {
+  const { id, before, after } = change;
   return {
     eventId: `${transaction.id}#${id}`,
     documentId: id,
@@ -87,7 +87,7 @@ function event(stream: Stream, transaction: Transaction, { id, before, after }: 
     resultRev: after?._rev ?? transaction.id,
     timestamp: transaction.timestamp,
     visibility: 'query',
-    ...(stream.mendoza ? { effects: { apply: [0, after], revert: [0, before] } } : {}),
+    ...(stream.mendoza ? { effects: effectsOfChange(change) } : {}),
     ...(stream.includeResult && after ? { result: after } : {}),
     ...(stream.includePreviousRevision && before ? { previous: before } : {}),
     transactionTotalEvents: total,

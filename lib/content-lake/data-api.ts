@@ -4,7 +4,7 @@
  * dataset and answers a Response; a failure is thrown as a LakeError in Sanity's shape.
  */
 import { readBody } from '../http/read-body.ts';
-import { isPublishedId, type SanityDocument } from './documents.ts';
+import { isContentId, isPublishedId, publishedIdOf, type SanityDocument } from './documents.ts';
 import { httpError, lakeError } from './errors.ts';
 import type { Lake } from './lake.ts';
 import { parsePerspective, type Perspective } from './perspectives.ts';
@@ -168,4 +168,23 @@ export async function actionsEndpoint({ lake, request, cors, authenticated }: Da
   const body = await readJson(request);
   if (!authenticated) throw denied('actionError');
   return json(await lake.act(body.actions, transactionIdOf(body), body.dryRun === true), cors);
+}
+
+/** References to a document: none, as the schema has no reference fields. */
+export function referencesEndpoint({ cors, rest, url }: DataRequest) {
+  if (!/^documents\/[^/]+\/to$/.test(rest)) throw httpError(404, 'Not Found', `No references endpoint at ${url.pathname}`);
+  return json({ totalCount: 0, references: [] }, cors);
+}
+
+/** The dataset as `sanity dataset export` writes it: the content documents, one per line. */
+export function exportEndpoint({ lake, cors, authenticated, url }: DataRequest) {
+  const types = url.searchParams.get('types')?.split(',').filter(Boolean);
+  const documents = lake.dataset
+    .documents()
+    .filter(
+      (doc) => isContentId(doc._id) && (authenticated || doc._id === publishedIdOf(doc._id)) && (!types || types.includes(doc._type)),
+    );
+  return new Response(documents.map((doc) => `${JSON.stringify(doc)}\n`).join(''), {
+    headers: { ...cors, 'content-type': 'application/x-ndjson' },
+  });
 }

@@ -6,9 +6,10 @@
  * cannot be used, keeps serving the last good content and refuses writes until it is fixed, saying why.
  */
 import { isContentId, type SanityDocument } from './documents.ts';
-import { LakeError, lakeError, newId } from './errors.ts';
-import { NdjsonFile } from './ndjson-file.ts';
-import { TransactionBuilder, type Change, type Transaction } from './transaction.ts';
+import { lakeError, newId } from './errors.ts';
+import { FILE_AUTHOR, History, type HistoryOptions } from './history.ts';
+import { NdjsonFile, writeThrough } from './ndjson-file.ts';
+import { changesBetween, contentById, TransactionBuilder, type Change, type Transaction } from './transaction.ts';
 
 export type DatasetOptions = {
   documents?: SanityDocument[];
@@ -18,9 +19,11 @@ export type DatasetOptions = {
   systemFile?: string;
   /** What keeps a file's content from being served (the schema's rules), checked when it changes on disk. */
   checkFile?: (documents: SanityDocument[]) => Promise<string[]>;
+  /** How the history of every transaction is kept (history.ts): in memory only without a file. */
+  history?: Omit<HistoryOptions, 'contentFile'>;
 };
 
-export const HAND_EDIT_IDENTITY = 'file';
+export const HAND_EDIT_IDENTITY = FILE_AUTHOR;
 /** How many committed transactions are remembered by id, to answer one sent twice. */
 const REMEMBERED = 1000;
 
@@ -34,6 +37,8 @@ export class Dataset {
   private readonly content?: NdjsonFile;
   private readonly system?: NdjsonFile;
   private readonly checkFile?: DatasetOptions['checkFile'];
+  /** Every committed transaction of the content, for Sanity's history APIs. */
+  history!: History;
 
   private constructor(options: DatasetOptions) {
     this.content = options.file ? new NdjsonFile(options.file) : undefined;
@@ -47,6 +52,10 @@ export class Dataset {
     const system = dataset.system ? await dataset.system.read() : [];
     const ids = new Set(content.map((doc) => doc._id));
     dataset.set([...content, ...system.filter((doc) => !isContentId(doc._id) && !ids.has(doc._id))]);
+    const { history, drift } = await History.open({ ...options.history, contentFile: options.file }, content);
+    dataset.history = history;
+    // The file changed while no lake kept its history (a checkout, an edit by hand, a crash before the log's write).
+    if (drift.length > 0) await dataset.takeIn(drift);
     return dataset;
   }
 
@@ -96,11 +105,13 @@ export class Dataset {
   close(): void {
     this.content?.release();
     this.system?.release();
+    this.history.release();
   }
 
-  /** Replaces every document, as an import with --replace does (the files are not written). */
-  replace(documents: SanityDocument[]): void {
+  /** Replaces every document, as an import with --replace does (the files are not written); the history starts anew. */
+  async replace(documents: SanityDocument[]): Promise<void> {
     this.set(structuredClone(documents));
+    await this.history.reset(documents);
   }
 
   private serially<T>(work: () => Promise<T>): Promise<T> {
@@ -122,23 +133,14 @@ export class Dataset {
       else if (index === -1) next.push(after);
       else next[index] = after;
     }
-    const touches = (content: boolean) => transaction.changes.some(({ id }) => isContentId(id) === content);
-    // System documents written into the content file by hand move out of it: into the system file first,
-    // so that a crash in between leaves them in both files rather than in neither.
-    const strays = this.docs.some((doc) => !isContentId(doc._id) && this.content?.holds(doc));
-    try {
-      if (this.system && (touches(false) || strays)) await this.system.write(next.filter((doc) => !isContentId(doc._id)));
-      if (this.content && (touches(true) || strays)) await this.content.write(next.filter((doc) => isContentId(doc._id)));
-    } catch (error) {
-      throw new LakeError(503, {
-        error: { type: 'storageError', description: `The dataset could not be written: ${(error as Error).message}` },
-      });
-    }
+    await writeThrough({ content: this.content, system: this.system }, this.docs, next, transaction.changes);
     this.set(next);
-    this.tell(transaction);
+    await this.announce(transaction);
   }
 
-  private tell(transaction: Transaction) {
+  /** Into the history first, so that a Studio told of the transaction finds it there; then to the listeners. */
+  private async announce(transaction: Transaction) {
+    await this.history.record(transaction, (id) => this.byId.has(id));
     for (const listener of this.listeners) {
       try {
         listener(transaction);
@@ -172,27 +174,23 @@ export class Dataset {
       return;
     }
     this.refusal = undefined;
-    // A hand edit is a revision of its own: the Studio follows documents by their revision chain.
+    await this.takeIn(changesBetween(contentById(this.docs), contentById(documents)), documents);
+  }
+
+  /**
+   * Takes in `changes` made to the file outside the lake, as one transaction of the file's own: a hand edit
+   * is a revision of its own, as the Studio follows documents by their revision chain. `documents` is the
+   * whole file when it was read again.
+   */
+  private async takeIn(found: Change[], documents = this.docs.filter((doc) => isContentId(doc._id))) {
     const id = newId();
-    const changes = diff(this.byId, documents).map((change) => ({ ...change, after: change.after && { ...change.after, _rev: id } }));
+    const changes = found.map((change) => ({ ...change, after: change.after && { ...change.after, _rev: id } }));
     const revised = new Map(changes.map((change) => [change.id, change.after]));
     const inFile = new Set(documents.map((doc) => doc._id));
     const system = this.docs.filter((doc) => !isContentId(doc._id) && !inFile.has(doc._id));
     // An unchanged document keeps its revision, which an earlier hand edit may have given it in memory only.
-    const kept = (doc: SanityDocument) => (this.byId.get(doc._id)?._rev === doc._rev ? doc : this.byId.get(doc._id)!);
+    const kept = (doc: SanityDocument) => (this.byId.get(doc._id)?._rev === doc._rev ? doc : (this.byId.get(doc._id) ?? doc));
     this.set([...documents.map((doc) => revised.get(doc._id) ?? kept(doc)), ...system]);
-    if (changes.length > 0) this.tell({ id, timestamp: new Date().toISOString(), identity: HAND_EDIT_IDENTITY, changes });
+    if (changes.length > 0) await this.announce({ id, timestamp: new Date().toISOString(), identity: HAND_EDIT_IDENTITY, changes });
   }
 }
-
-/** The content documents that differ between the dataset and `documents`, as changes. */
-function diff(current: ReadonlyMap<string, SanityDocument>, documents: SanityDocument[]): Change[] {
-  const next = new Map(documents.map((doc) => [doc._id, doc]));
-  const ids = new Set([...[...current.keys()].filter(isContentId), ...next.keys()]);
-  return [...ids]
-    .map((id) => ({ id, before: current.get(id) ?? null, after: next.get(id) ?? null }))
-    .filter(({ before, after }) => withoutRev(before) !== withoutRev(after));
-}
-
-/** A document's content, its revision aside: the file keeps the revision it had before a hand edit, the lake a new one. */
-const withoutRev = (doc: SanityDocument | null) => doc && JSON.stringify({ ...doc, _rev: undefined });

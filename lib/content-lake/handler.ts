@@ -5,9 +5,19 @@
  * cannot make sense of gets a 4xx, never a 500.
  */
 import { admit, corsHeaders, originAllowed, type Caller } from './access.ts';
-import { actionsEndpoint, docEndpoint, json, mutateEndpoint, queryEndpoint, readJson, type DataRequest } from './data-api.ts';
+import {
+  actionsEndpoint,
+  docEndpoint,
+  exportEndpoint,
+  json,
+  mutateEndpoint,
+  queryEndpoint,
+  readJson,
+  referencesEndpoint,
+  type DataRequest,
+} from './data-api.ts';
 import { LakeError, httpError } from './errors.ts';
-import { exportEndpoint, historyEndpoint, referencesEndpoint } from './history-api.ts';
+import { historyEndpoint } from './history-api.ts';
 import type { Lake } from './lake.ts';
 import { projectAnswer } from './project-api.ts';
 import { listenEndpoint, liveEndpoint } from './stream-api.ts';
@@ -62,7 +72,14 @@ async function route(lake: Lake, request: Request, caller: Caller, path: string,
   if (rest === '/check/cors') return corsCheck(lake, request);
   const { authenticated, cors } = admit(lake.options.access, request, caller);
   const user = authenticated || lake.options.access.kind === 'local' ? lake.options.user : undefined;
-  const context = { method: request.method, projectId: lake.projectId, dataset: lake.datasetName, user, body: () => readJson(request) };
+  const context = {
+    method: request.method,
+    projectId: lake.projectId,
+    dataset: lake.datasetName,
+    user,
+    author: (id: string) => lake.dataset.history.author(id),
+    body: () => readJson(request),
+  };
   const answer = await projectAnswer(rest, context);
   if (answer) return json(answer.body, cors, answer.status);
 

@@ -99,8 +99,8 @@ export class Lake {
   }
 
   /** Replaces the whole dataset, as an import with --replace does: live streams get `restart`. */
-  replace(documents: SanityDocument[]) {
-    this.dataset.replace(documents);
+  async replace(documents: SanityDocument[]) {
+    await this.dataset.replace(documents);
     this.queries.forget();
     this.live.restart();
   }

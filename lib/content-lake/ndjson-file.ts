@@ -5,12 +5,13 @@
  * so `git diff` shows the documents a write changed and nothing else. The lock file names the one process
  * that may write; a lock whose process is gone is taken over.
  */
-import { readdirSync, unlinkSync } from 'node:fs';
-import { open, readFile, rename, stat } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
 
 import { lockStore } from '../support/store-lock.ts';
-import { parseNdjson, type SanityDocument } from './documents.ts';
+import { removeStaleTemps, writeAtomically } from './atomic-file.ts';
+import { isContentId, parseNdjson, type SanityDocument } from './documents.ts';
+import { LakeError } from './errors.ts';
+import type { Change } from './transaction.ts';
 
 /** What a file was when this process last read or wrote it: a different one was written by someone else. */
 type Signature = string;
@@ -22,7 +23,6 @@ export class NdjsonFile {
   private signature: Signature | null = null;
   private lines = new WeakMap<SanityDocument, string>();
   private unlock: (() => void) | undefined;
-  private writes = 0;
 
   constructor(file: string) {
     this.file = file;
@@ -78,17 +78,7 @@ export class NdjsonFile {
     // Sorted by _id, as `npm run content:export` writes it: a new draft lands beside its document.
     const sorted = [...documents].sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0));
     const lines = sorted.map((doc) => this.lines.get(doc) ?? JSON.stringify(doc));
-    const text = lines.join('\n') + (lines.length ? '\n' : '');
-    const temp = `${this.file}.${process.pid}.${++this.writes}.tmp`;
-    const handle = await open(temp, 'w');
-    try {
-      await handle.writeFile(text);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, this.file);
-    await syncDirectory(path.dirname(this.file));
+    await writeAtomically(this.file, lines.join('\n') + (lines.length ? '\n' : ''));
     this.signature = signatureOf(await stat(this.file));
     // What the file holds now: a document left out of it (moved to another file) is no longer one of its lines.
     this.lines = new WeakMap(sorted.map((doc, index) => [doc, lines[index]!]));
@@ -109,36 +99,25 @@ export class NdjsonFile {
   }
 }
 
-/** The rename is durable once the directory's entry is on disk too. */
-async function syncDirectory(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
+/**
+ * Writes a transaction's documents (`next`, the whole dataset after it) to the files it touched: system
+ * documents to `system`, content to `content`. System documents written into the content file by hand move
+ * out of it: into the system file first, so that a crash in between leaves them in both files, not in neither.
+ */
+export async function writeThrough(
+  files: { content?: NdjsonFile; system?: NdjsonFile },
+  previous: readonly SanityDocument[],
+  next: SanityDocument[],
+  changes: readonly Change[],
+): Promise<void> {
+  const touches = (content: boolean) => changes.some(({ id }) => isContentId(id) === content);
+  const strays = previous.some((doc) => !isContentId(doc._id) && files.content?.holds(doc));
   try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-/** Temporary files of this file's writes that never finished: their writer (named in the file name) is gone. */
-function removeStaleTemps(file: string): void {
-  const dir = path.dirname(file);
-  const pattern = new RegExp(`^${path.basename(file).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(\\d+)\\.\\d+\\.tmp$`);
-  for (const name of readdirSync(dir)) {
-    const pid = Number(pattern.exec(name)?.[1]);
-    if (!pid || (pid !== process.pid && alive(pid))) continue;
-    try {
-      unlinkSync(path.join(dir, name));
-    } catch {
-      // Gone already.
-    }
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
+    if (files.system && (touches(false) || strays)) await files.system.write(next.filter((doc) => !isContentId(doc._id)));
+    if (files.content && (touches(true) || strays)) await files.content.write(next.filter((doc) => isContentId(doc._id)));
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    throw new LakeError(503, {
+      error: { type: 'storageError', description: `The dataset could not be written: ${(error as Error).message}` },
+    });
   }
 }

@@ -29,7 +29,7 @@ export type RunningLake = {
   mutate(mutations: unknown[]): Promise<{ transactionId: string; results: MutationResult[] }>;
   /** Publishes drafts.<id> as <id>, as the publish action does. */
   publish(id: string): Promise<{ transactionId: string }>;
-  replace(documents: SanityDocument[]): void;
+  replace(documents: SanityDocument[]): Promise<void>;
   syncTagOf(id: string): string;
   liveConnections(): number;
   stop(): Promise<void>;

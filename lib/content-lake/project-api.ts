@@ -25,7 +25,15 @@ const PROVIDERS = {
 };
 
 type Answer = { status?: number; body: unknown };
-type Context = { method: string; projectId: string; dataset: string; user: User | undefined; body: () => Promise<unknown> };
+type Context = {
+  method: string;
+  projectId: string;
+  dataset: string;
+  user: User | undefined;
+  /** Who else the history names (commit authors, the dataset file): their names, for the Studio's avatars. */
+  author: (id: string) => Promise<{ id: string; name: string; email?: string } | undefined>;
+  body: () => Promise<unknown>;
+};
 type Route = [method: string, path: RegExp, answer: (match: RegExpExecArray, context: Context) => Answer | Promise<Answer>];
 
 const ok = (body: unknown): Answer => ({ body });
@@ -49,7 +57,12 @@ const ROUTES: Route[] = [
   [
     'GET',
     /^\/users\/([^/]+)$/,
-    ([, ids], { user }) => ok(ids!.split(',').map((id) => (user && id === user.id ? userInfo(user) : { id, displayName: id }))),
+    async ([, ids], { user, author }) =>
+      ok(
+        await Promise.all(
+          ids!.split(',').map(async (id) => (user && id === user.id ? userInfo(user) : userInfo((await author(id)) ?? { id, name: id }))),
+        ),
+      ),
   ],
   ['GET', /^\/auth\/id$/, () => ok({})],
   ['GET', /^\/auth\/providers$/, () => ok(PROVIDERS)],
@@ -73,8 +86,8 @@ const ROUTES: Route[] = [
   ['POST', /^\/intake\/batch$/, () => ok({})],
 ];
 
-function userInfo(user: User) {
-  return { id: user.id, displayName: user.name, email: user.email, imageUrl: null };
+function userInfo(user: { id: string; name: string; email?: string }) {
+  return { id: user.id, displayName: user.name, email: user.email ?? null, imageUrl: null };
 }
 
 /** The answer to one of these calls, or undefined when `path` is none of them. */

@@ -1,5 +1,6 @@
-import { timestamp, type SanityDocument } from './documents.ts';
+import { isContentId, timestamp, type SanityDocument } from './documents.ts';
 import { lakeError } from './errors.ts';
+import { deepEqual, effectsOf, type Effects } from './mendoza.ts';
 
 /** What one dataset may hold, drafts and system documents included: what bounds the file and the memory. */
 export const MAX_DOCUMENTS = 10_000;
@@ -9,6 +10,35 @@ export type Change = { id: string; before: SanityDocument | null; after: SanityD
 
 /** A committed transaction: what the listener, the history and the file writer are told. */
 export type Transaction = { id: string; timestamp: string; identity: string; changes: Change[] };
+
+/** A document as effects see it: without its `_rev` (not even as a key, as mendoza patches count keys). */
+export function withoutRev(doc: SanityDocument | null | undefined): Omit<SanityDocument, '_rev'> | null {
+  if (!doc) return null;
+  const { _rev, ...rest } = doc;
+  return rest;
+}
+
+/** The content documents of `documents`, by id. */
+export const contentById = (documents: readonly SanityDocument[]) =>
+  new Map(documents.filter((doc) => isContentId(doc._id)).map((doc) => [doc._id, doc]));
+
+/** The documents that differ between two states of the content, as changes; a revision alone is no change. */
+export function changesBetween(before: ReadonlyMap<string, SanityDocument>, after: ReadonlyMap<string, SanityDocument>): Change[] {
+  const same = (a: SanityDocument | null, b: SanityDocument | null) =>
+    deepEqual(JSON.parse(JSON.stringify(withoutRev(a))), JSON.parse(JSON.stringify(withoutRev(b))));
+  return [...new Set([...before.keys(), ...after.keys()])]
+    .map((id) => ({ id, before: before.get(id) ?? null, after: after.get(id) ?? null }))
+    .filter((change) => !same(change.before, change.after));
+}
+
+const effects = new WeakMap<Change, Effects>();
+
+/** A change's mendoza effects, made once for the listener and the history alike. */
+export function effectsOfChange(change: Change): Effects {
+  let found = effects.get(change);
+  if (!found) effects.set(change, (found = effectsOf(change.before, change.after)));
+  return found;
+}
 
 /**
  * The dataset as one transaction sees it while it is being built: reads see its own writes, and nothing

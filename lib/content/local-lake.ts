@@ -56,6 +56,7 @@ async function open(): Promise<Local> {
     access: { kind: 'local' },
     file: contentFile(),
     systemFile: path.join(dataDir(), 'content-lake', 'system.ndjson'),
+    history: { file: path.join(dataDir(), 'content-lake', 'history.ndjson') },
     checkFile: problemsOf,
     validate,
     user,

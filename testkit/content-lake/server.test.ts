@@ -286,7 +286,7 @@ describe('live events', () => {
     const stale = await sse(url, { 'last-event-id': 'bm90LWEtcG9zaXRpb24' });
     await stale.until((event) => event.event === 'restart');
 
-    at.replace([{ _id: 'siteSettings', _type: 'siteSettings', productName: 'Fresh' }]);
+    await at.replace([{ _id: 'siteSettings', _type: 'siteSettings', productName: 'Fresh' }]);
     await resumed.until((event) => event.event === 'restart');
     const client = clientOf(at);
     expect(await client.fetch('count(*)')).toBe(1);

@@ -95,8 +95,8 @@ try {
   log(`draft edit → preview, ${edits} edits`);
   const reviewer = await browser.newPage({ ignoreHTTPSErrors: true });
   const { secret } = await createPreviewSecret(client, 'measure-hosted', `${server.origin}/studio`, 'measure');
-  // Sanity Live logs its `welcome` event: from then on every draft edit reaches the preview.
-  const connected = reviewer.waitForEvent('console', (message) => message.text().startsWith('<SanityLive includeDrafts> is connected'));
+  // Sanity Live has its stream open once the Live Content API answers it: from then on every draft edit reaches the preview.
+  const connected = reviewer.waitForResponse((response) => response.url().includes('/data/live/events/') && response.ok());
   await reviewer.goto(`${server.origin}/api/draft-mode/enable?sanity-preview-secret=${secret}&sanity-preview-pathname=/privacy`);
   await connected;
   // A mark on this document: a reload would lose it.

@@ -15,7 +15,7 @@ const browserToken = sanityConfig() ? (sanityBrowserToken() ?? serverToken) : LO
 /**
  * Sanity Live (next-sanity 13, strict: every fetch names its perspective and stega), for the hosted
  * project and the embedded default's local lake alike. `sanityFetch` runs inside the site's one 'use cache'
- * boundary (fetch.ts); `SanityLive` runs in draft mode only (draft-tools.tsx). The browser gets a token
+ * boundary (fetch.ts); the browser's side runs in draft mode only (draft-tools.tsx, previewLiveConfig). The browser gets a token
  * only in draft mode, which the secret flow of /api/draft-mode/enable guards: SANITY_API_BROWSER_TOKEN,
  * else the server's Viewer token, as Sanity's template does (on the embedded default, a token the lake ignores).
  */
@@ -27,9 +27,12 @@ export const live = defineLive({
 });
 
 /**
- * Live for a preview of the embedded default, whose browser side reaches the local lake on the origin
- * the preview was opened from (the site may be served on any port; NEXT_PUBLIC_SITE_URL is fixed at build).
+ * What the browser's side of Sanity Live needs in a draft preview (preview-live.tsx): where the lake
+ * answers and the browser token. On the embedded default, the local lake on the origin the preview was
+ * opened from (the site may be served on any port; NEXT_PUBLIC_SITE_URL is fixed at build).
  */
-export function localLive(origin: string) {
-  return defineLive({ client: localClient(origin), serverToken: LOCAL_TOKEN, browserToken: LOCAL_TOKEN, strict: true });
+export function previewLiveConfig(origin: string) {
+  const client = sanityConfig() ? createSanityClient() : localClient(origin);
+  const { projectId, dataset, apiHost, apiVersion, useProjectHostname, requestTagPrefix } = client.config();
+  return { projectId, dataset, apiHost, apiVersion, useProjectHostname, requestTagPrefix, token: browserToken || undefined };
 }

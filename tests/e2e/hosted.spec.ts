@@ -50,9 +50,8 @@ async function openPreview(page: Page, pathname: string, perspective?: string) {
   await connected;
 }
 
-/** Resolves when the page's Sanity Live has its stream open (its `welcome` event): edits after this reach it. */
-const liveConnected = (page: Page) =>
-  page.waitForEvent('console', (message) => message.text().startsWith('<SanityLive includeDrafts> is connected'));
+/** Resolves when the page's Sanity Live has its stream open (the Live Content API answered it): edits after this reach it. */
+const liveConnected = (page: Page) => page.waitForResponse((response) => response.url().includes('/data/live/events/') && response.ok());
 
 /** The id Next gave a server action of the build (its server-reference manifest), as the page's script sends it. */
 function serverAction(distDir: string, exportedName: string): string {

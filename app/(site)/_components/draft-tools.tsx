@@ -1,16 +1,10 @@
 import { draftMode, headers } from 'next/headers';
 import { VisualEditing } from 'next-sanity/visual-editing';
 
-import { live, localLive } from '@/lib/content/live';
-import { sanityConfig } from '@/lib/env/public';
+import { previewLiveConfig } from '@/lib/content/live';
 
-/** Sanity Live with drafts: the hosted project's, or the local lake's on the origin this preview was opened from. */
-async function PreviewLive() {
-  if (sanityConfig()) return <live.SanityLive includeDrafts />;
-  const request = await headers();
-  const { SanityLive } = localLive(`${request.get('x-forwarded-proto') ?? 'http'}://${request.get('host')}`);
-  return <SanityLive includeDrafts />;
-}
+import { changePreviewPerspective } from './preview-perspective';
+import { PreviewLive } from './preview-live';
 
 /**
  * Draft mode only: a banner, click-to-edit overlays, and Sanity Live with drafts, so the preview follows
@@ -19,16 +13,20 @@ async function PreviewLive() {
  */
 export async function DraftTools() {
   if (!(await draftMode()).isEnabled) return null;
+  const request = await headers();
+  const origin = `${request.get('x-forwarded-proto') ?? 'http'}://${request.get('host')}`;
   return (
     <>
-      <PreviewLive />
+      <PreviewLive config={previewLiveConfig(origin)} />
       <div role="status" className="fixed bottom-4 left-4 z-50 rounded-full bg-ink px-4 py-2 text-sm text-white shadow-lg">
         Draft preview ·{' '}
         <a href="/api/draft-mode/disable" className="font-semibold underline">
           Exit
         </a>
       </div>
-      <VisualEditing />
+      {/* A server action, as next-sanity's own default is: its promise is React's to run, not a handler's result. */}
+      {/* eslint-disable-next-line @typescript-eslint/no-misused-promises */}
+      <VisualEditing onPerspectiveChange={changePreviewPerspective} />
     </>
   );
 }

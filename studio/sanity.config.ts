@@ -6,6 +6,7 @@ import { lakeApiHost, LOCAL_PROJECT } from '@/lib/content-lake/local';
 import { sanityConfig } from '@/lib/env/public';
 import { schemaTypes, singletonTypes } from '@/schemas';
 
+import { KeepOperationsLayout } from './keep-operations';
 import { presentation } from './presentation';
 import { structure } from './structure';
 
@@ -46,6 +47,7 @@ export default defineConfig({
   dataset: project?.dataset ?? LOCAL_PROJECT.dataset,
   ...(project ? (project.apiHost ? { apiHost: project.apiHost } : {}) : localLake()),
   plugins: [structureTool({ structure }), presentation],
+  studio: { components: { layout: KeepOperationsLayout } },
   schema: {
     types: schemaTypes,
     // No "create new" for singletons: each exists once, under its fixed id.

@@ -28,8 +28,9 @@ export default defineConfig({
   fullyParallel: false,
   retries: 0,
   forbidOnly: !!process.env.CI,
-  // "list" prints each test and the "N passed" summary, in a terminal and in CI logs alike.
-  reporter: 'list',
+  // "list" prints each test and the "N passed" summary, in a terminal and in CI logs alike; then the
+  // slowest tests beside their limits.
+  reporter: [['list'], ['./testkit/slowest-tests.ts']],
   timeout: 30_000,
   use: {
     baseURL: E2E_SERVERS.main.url,

@@ -11,6 +11,12 @@
  *                         on /privacy in a second tab, shows it (without a reload)
  *   publish → public page a click on Publish (the draft already saved) until a fresh GET /privacy from
  *                         Node shows the title
+ *   first edit → preview  Presentation opened in a new tab; as soon as its preview shows the page, a title
+ *                         typed in the structure tool, until the preview shows it (the first load is final)
+ *   history → revisions   the policy opened afresh, then a click on History in its menu until the panel
+ *                         lists its revisions
+ *   revert → draft        a click on "Revert to revision" (the seed's, confirmed) until the form shows the
+ *                         draft it made
  *   Studio JavaScript     what one cold load of /studio downloads: files, transfer and decoded bytes
  *
  * STUDIO_RUNS=20 of each; median and worst. Every page is watched for problems (console errors, uncaught
@@ -31,10 +37,11 @@ import { chromium, expect, type Browser, type BrowserContext, type Frame, type P
 
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../testkit/browser.ts';
 import { seedCopy } from '../testkit/dataset.ts';
+import { SEED } from '../testkit/seed-copy.ts';
 import { APP_ROOT } from '../testkit/paths.ts';
 import { freePort, sleep, stopOnSignals, waitForHttp } from '../testkit/processes.ts';
 import { buildPaths, buildState, copyStandalone, startApp } from '../testkit/standalone.ts';
-import { openStudio, studio, watchProblems } from '../testkit/studio.ts';
+import { discardChanges, openHistory, openStudio, studio, watchProblems } from '../testkit/studio.ts';
 import { envInt, median, table, verdict } from './lib/report.ts';
 import { answerKeepingCache } from './lib/sanity-services.ts';
 
@@ -42,6 +49,8 @@ const RUNS = envInt('STUDIO_RUNS', 20);
 const TARGET_WARM_MS = 5000;
 const TARGET_PREVIEW_MS = 2000;
 const TARGET_PUBLISH_MS = 2000;
+const TARGET_HISTORY_MS = 2000;
+const TARGET_REVERT_MS = 2000;
 /** The structure tool's list on the embedded default: the site's four singleton documents. */
 const CONTENT_LIST = ['Site settings', 'Landing page', 'Support page', 'Privacy policy'];
 const LAKE_DOCS = '/api/lake/v2025-02-19/data/doc/production';
@@ -287,6 +296,83 @@ async function publishToPage(editor: Page, origin: string, stamp: number): Promi
   return times;
 }
 
+/**
+ * Each run opens Presentation in a new tab and, as soon as its preview shows the page, types a title in
+ * the structure tool: timed from fill() until the preview shows it. An edit typed during a second load of
+ * the preview used to wait for it; a mark set on the preview's document at its first paint tells whether
+ * it loaded again.
+ */
+async function firstEditToPreview(context: BrowserContext, editor: Page, origin: string, stamp: number): Promise<PreviewResult> {
+  const times: number[] = [];
+  let reloaded = false;
+  for (let run = 0; run < RUNS; run += 1) {
+    const presentation = await editorPage(context);
+    await presentation.goto(`${origin}/studio/presentation?preview=/privacy`);
+    const frame = await firstFrame(presentation);
+    await frame.locator('h1').waitFor({ state: 'visible', timeout: TIMEOUT_MS });
+    await frame.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+    const text = `First edit ${run} ${stamp}`;
+    const started = performance.now();
+    await studio.input(editor, 'title').fill(text);
+    await previewShows(frame, text);
+    times.push(elapsed(started));
+    const same = await frame.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument === true);
+    reloaded ||= !same;
+    log(`first edit → preview ${run + 1}/${RUNS}: ${times.at(-1)} ms${same ? '' : ', the preview loaded again'}`);
+    await draftSaved(origin, text);
+    await presentation.close();
+  }
+  return { times, reloaded };
+}
+
+/** The preview's frame on /privacy, once Presentation has one. */
+async function firstFrame(presentation: Page): Promise<Frame> {
+  let frame: Frame | undefined;
+  await pollUntil('a preview frame on /privacy', async () => {
+    frame = presentation.frames().find((candidate) => URL.canParse(candidate.url()) && new URL(candidate.url()).pathname === '/privacy');
+    return frame !== undefined;
+  });
+  return frame!;
+}
+
+/** Each run opens the policy afresh (untimed), then times the History action until the panel lists two revisions or more. */
+async function historyPanel(editor: Page, origin: string): Promise<number[]> {
+  const times: number[] = [];
+  for (let run = 0; run < RUNS; run += 1) {
+    await openStudio(editor, origin, 'structure/privacyPolicy', studio.input(editor, 'title'));
+    const started = performance.now();
+    await openHistory(editor);
+    await studio.historyItems(editor).nth(1).waitFor({ state: 'visible', timeout: TIMEOUT_MS });
+    times.push(elapsed(started));
+    log(`history → revisions ${run + 1}/${RUNS}: ${times.at(-1)} ms`);
+  }
+  return times;
+}
+
+/**
+ * With the history open, each run opens the seed's revision (untimed), then times "Revert to revision",
+ * confirmed, until the form is the draft it made: editable, with the seed's title. The draft is then
+ * discarded, so each run reverts the same published policy.
+ */
+async function revertToDraft(editor: Page, seedTitle: string): Promise<number[]> {
+  const times: number[] = [];
+  const title = studio.input(editor, 'title');
+  for (let run = 0; run < RUNS; run += 1) {
+    await studio.historyItems(editor).last().click();
+    await expect(title).toHaveValue(seedTitle, { timeout: TIMEOUT_MS });
+    const started = performance.now();
+    await editor.getByTestId('action-reverttorevision').click();
+    await editor.getByTestId('confirm-popover-confirm-button').click();
+    await expect(title).toBeEditable({ timeout: TIMEOUT_MS });
+    await expect(title).toHaveValue(seedTitle, { timeout: TIMEOUT_MS });
+    times.push(elapsed(started));
+    log(`revert → draft ${run + 1}/${RUNS}: ${times.at(-1)} ms`);
+    await discardChanges(editor);
+    await expect(title).not.toHaveValue(seedTitle, { timeout: TIMEOUT_MS });
+  }
+  return times;
+}
+
 type Row = { measure: string; client: string; times: number[]; targetMs?: number };
 type Results = { rows: Row[]; js: JsBytes; warmScriptBytes: number[]; previewReloaded: boolean };
 
@@ -302,12 +388,15 @@ async function measure(browser: Browser, origin: string, problems: string[]): Pr
   await openStudio(editor, origin, 'structure/privacyPolicy', studio.input(editor, 'title'));
   const stamp = Date.now();
   const preview = await editToPreview(context, editor, origin, stamp);
+  const first = await firstEditToPreview(context, editor, origin, stamp);
   const publish = await publishToPage(editor, origin, stamp);
+  const history = await historyPanel(editor, origin);
+  const revert = await revertToDraft(editor, SEED.privacy.title!);
   await context.close();
   return {
     js,
     warmScriptBytes: warm.scriptBytes,
-    previewReloaded: preview.reloaded,
+    previewReloaded: preview.reloaded || first.reloaded,
     rows: [
       { measure: 'Studio load → content list, cold', client: `${CHROMIUM}, a new context each run`, times: cold },
       {
@@ -317,7 +406,20 @@ async function measure(browser: Browser, origin: string, problems: string[]): Pr
         targetMs: TARGET_WARM_MS,
       },
       { measure: 'edit → preview (Presentation)', client: `${CHROMIUM}, two tabs`, times: preview.times, targetMs: TARGET_PREVIEW_MS },
+      {
+        measure: 'first edit → preview, as Presentation opens',
+        client: `${CHROMIUM}, two tabs`,
+        times: first.times,
+        targetMs: TARGET_PREVIEW_MS,
+      },
       { measure: 'publish → public page', client: `${CHROMIUM} publishes, Node fetch reads`, times: publish, targetMs: TARGET_PUBLISH_MS },
+      {
+        measure: 'history opened → revisions listed',
+        client: `${CHROMIUM}, the policy opened afresh`,
+        times: history,
+        targetMs: TARGET_HISTORY_MS,
+      },
+      { measure: 'Revert to revision → draft in the form', client: `${CHROMIUM}, one tab`, times: revert, targetMs: TARGET_REVERT_MS },
     ],
   };
 }

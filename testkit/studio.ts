@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 
-import { expect, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test';
 
 const SANITY_VERSION = (createRequire(import.meta.url)('sanity/package.json') as { version: string }).version;
 
@@ -68,12 +68,61 @@ export const studio = {
   status: (page: Page) => page.locator('[data-testid="pane-footer-document-status"]'),
   /** The rich-text editor of an open Portable Text field. */
   richText: (page: Page) => page.locator('[data-testid="pt-editor"] [contenteditable="true"]'),
+  /** The entries of the open history panel, newest first. */
+  historyItems: (page: Page) => page.getByTestId('timeline-item-button'),
+  /** The open "Review changes" tab: the changes from one revision to another, field by field. */
+  reviewChanges: (page: Page) => page.getByTestId('review-changes-pane').filter({ hasText: 'From' }),
 };
+
+/** What the document's status line says, as Sanity's own e2e tests read it (e2e/helpers/documentStatusAssertions.ts). */
+export const STATUS = {
+  lastPublished: /Last published .* ago/i,
+  published: /Published (just now|\d+ sec\. ago)/i,
+  edited: /Edited (just now|\d+ sec\. ago)/i,
+  discarded: /Discarded draft (just now|\d+ sec\. ago)/i,
+} as const;
+
+/**
+ * Until the status line says `what`. After an edit it first shows "Saving…" then "Saved" for about four
+ * seconds in all, so it waits as Sanity's own tests do, up to 30 s.
+ */
+export const expectStatus = (page: Page, what: RegExp) => expect(studio.status(page)).toContainText(what, { timeout: 30_000 });
+
+/** How long one phase of a Studio test may take: a cold load of the Studio, or one round of edits, at most. */
+export const PHASE_TIMEOUT_MS = 45_000;
+
+/**
+ * One phase of a Studio test, as a step of its report: a failure, a timeout included, names the phase it
+ * happened in (a test's own timeout names no step). Each phase has its own limit, within the test's.
+ */
+export async function phase<T>(title: string, body: () => Promise<T>, timeout = PHASE_TIMEOUT_MS): Promise<T> {
+  try {
+    return await test.step(title, body, { timeout });
+  } catch (error) {
+    if (error instanceof Error && !error.message.startsWith('[')) error.message = `[${title}] ${error.message}`;
+    throw error;
+  }
+}
+
+/** Opens the document's history panel, from its menu as an editor would. */
+export async function openHistory(page: Page): Promise<void> {
+  await page.getByTestId('document-pane').getByTestId('pane-context-menu-button').click();
+  await page.getByTestId('action-history').click();
+  await expect(page.getByRole('tab', { name: 'History' })).toBeVisible();
+  await page.getByRole('tab', { name: 'History' }).click();
+}
+
+/** Reverts the open document to the revision of history entry `item`, confirmed. */
+export async function revertTo(page: Page, item: Locator): Promise<void> {
+  await item.click();
+  await page.getByTestId('action-reverttorevision').click();
+  await page.getByTestId('confirm-popover-confirm-button').click();
+}
 
 /** Opens the Studio on `path` (e.g. structure/privacyPolicy) and waits until the form can be typed in. */
 export async function openStudio(page: Page, origin: string, path: string, ready: Locator): Promise<void> {
   await page.goto(`${origin}/studio/${path}`);
-  await expect(ready).toBeEditable({ timeout: 30_000 });
+  await expect(ready).toBeEditable({ timeout: PHASE_TIMEOUT_MS });
 }
 
 /** Discard changes, from the document's action menu, confirmed. */

@@ -427,10 +427,11 @@ describe('the token lake', () => {
     });
     expect(await anonymous('/data/history/production/transactions/policy,drafts.policy?effectFormat=mendoza')).not.toContain('secret');
     expect(await anonymous('/data/history/production/documents/drafts.policy?revision=tx-draft')).toBe('{"documents":[]}');
-    const signedIn = await call(at, '/data/history/production/documents/drafts.policy?revision=tx-draft', {
-      headers: { authorization: 'Bearer the-token' },
-    });
+    const token = { headers: { authorization: 'Bearer the-token' } };
+    const signedIn = await call(at, '/data/history/production/documents/drafts.policy?revision=tx-draft', token);
     expect(await signedIn.text()).toContain('A secret draft');
+    const draftHistory = await call(at, '/data/history/production/transactions/policy,drafts.policy?toTransaction=tx-draft', token);
+    expect(await draftHistory.text()).toContain('"id":"tx-draft"');
   });
 });
 
@@ -479,6 +480,7 @@ describe('crafted requests', () => {
       'time',
     ];
     const statuses = new Set<number>();
+    let listed = 0;
     for (let n = 0; n < 400; n += 1) {
       const kind = pick(['transactions/', 'events/documents/', 'documents/', 'events/', 'transactions/a/b']);
       const query = Array.from({ length: 3 }, () => `${pick(params)}=${pick(values)}`).join('&');
@@ -488,9 +490,15 @@ describe('crafted requests', () => {
       statuses.add(answer.status);
       if (answer.status >= 500) throw new Error(`${answer.status} for ${target}: ${text}`);
       if (answer.status >= 400) expect(JSON.parse(text)).toSatisfy((body: { error?: unknown }) => body.error !== undefined);
-      // No answer lists more than its bound.
-      else if (kind === 'transactions/') expect(text.split('\n').filter(Boolean).length).toBeLessThanOrEqual(1000);
+      // No answer lists more than its bound, and each line is a transaction.
+      else if (kind === 'transactions/') {
+        const found = text.split('\n').filter(Boolean);
+        expect(found.length).toBeLessThanOrEqual(1000);
+        for (const line of found) expect(JSON.parse(line)).toMatchObject({ id: expect.any(String), documentIDs: expect.any(Array) });
+        listed += found.length;
+      }
     }
+    expect(listed).toBeGreaterThan(0);
     expect([...statuses].some((status) => status === 200)).toBe(true);
     expect([...statuses].some((status) => status === 400)).toBe(true);
   });

@@ -1,0 +1,195 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+import { chromium, expect, test, type Browser } from '@playwright/test';
+
+import { startAppServer, type AppServer } from '../../testkit/app-server';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../testkit/browser';
+import { readDataset, seedCopy, type Doc } from '../../testkit/dataset';
+import { freePort } from '../../testkit/processes';
+import { answerForSanityServices, expectStatus, openHistory, openStudio, phase, STATUS, studio, watchProblems } from '../../testkit/studio';
+
+/**
+ * The local lake's own guarantees, on a server of the embedded build started here (the Studio tests
+ * share the browser tests' server, which cannot be killed), whose dataset file is in a repository of its
+ * own with two commits that changed the policy: its history from git, its history and content through a
+ * SIGKILL, refusals of what breaks the schema, of other origins and of DNS rebinding. Nothing here loads
+ * a public page, so this server never writes a page into the build that the other servers read.
+ */
+
+const LAKE_API = '/api/lake/v2025-02-19/data';
+const AUTHORS = [
+  { name: 'Ada Lovelace', title: 'Privacy policy, first draft', date: '2026-10-01T09:00:00Z' },
+  { name: 'Grace Hopper', title: 'Privacy policy, reviewed', date: '2026-11-01T09:00:00Z' },
+];
+
+/** A repository whose seed has one commit per author, each changing the policy's title. */
+async function repositoryWithHistory(dir: string): Promise<string> {
+  const file = await seedCopy(dir);
+  const git = (args: string[], env: Record<string, string> = {}) =>
+    execFileSync('git', ['-C', dir, ...args], { stdio: 'pipe', env: { ...process.env, ...env } });
+  git(['init', '-q']);
+  for (const { name, title, date } of AUTHORS) {
+    const documents = (await readDataset(file)).map((doc) => (doc._id === 'privacyPolicy' ? { ...doc, title } : doc));
+    await writeFile(file, documents.map((doc) => `${JSON.stringify(doc)}\n`).join(''));
+    const email = `${name.split(' ')[0]!.toLowerCase()}@example.com`;
+    const who = { GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email, GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: email };
+    git(['add', '-A']);
+    git(['commit', '-q', '-m', title], { ...who, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date });
+  }
+  return file;
+}
+
+test.describe('the local lake of the embedded default', () => {
+  // The SIGKILL test starts the server again and cold-loads the Studio twice: about 40 s on a slow machine.
+  test.describe.configure({ mode: 'serial', timeout: 120_000 });
+
+  let dir: string;
+  let env: Record<string, string>;
+  let server: AppServer;
+  let port: number;
+  const lakeApi = (path: string) => `${server.origin}${LAKE_API}${path}`;
+  /** The policy as the file on disk holds it: its draft if there is one, else the published document. */
+  const policyOnDisk = async () => {
+    const documents = await readDataset(env.CONTENT_FILE);
+    return documents.find((doc) => doc._id === 'drafts.privacyPolicy') ?? documents.find((doc) => doc._id === 'privacyPolicy');
+  };
+  /** A Studio page of its own, watched for problems, on the policy. */
+  const openPolicy = async (browser: Browser) => {
+    const context = await browser.newContext();
+    await answerForSanityServices(context);
+    const page = await context.newPage();
+    const problems = watchProblems(page);
+    await openStudio(page, server.origin, 'structure/privacyPolicy', studio.input(page, 'title'));
+    return { context, page, problems };
+  };
+
+  test.beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'studio-lake-'));
+    env = { DATA_DIR: path.join(dir, 'data'), CONTENT_FILE: await repositoryWithHistory(path.join(dir, 'repository')) };
+    port = await freePort();
+    server = await startAppServer(env, { port });
+  });
+  test.afterAll(async () => {
+    await server.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test('History shows each commit that changed the policy, by its author, and an older one opens as it was', async ({ browser }) => {
+    const { context, page, problems } = await phase('open the Studio', () => openPolicy(browser));
+    await phase('the status line and the history', async () => {
+      await expectStatus(page, STATUS.lastPublished);
+      await openHistory(page);
+      const items = studio.historyItems(page);
+      await expect(items).toHaveCount(2);
+      await expect(items.nth(0)).toHaveAccessibleName(/^Grace Hopper Published/);
+      await expect(items.nth(1)).toHaveAccessibleName(/^Ada Lovelace Published/);
+    });
+    await phase("Ada Lovelace's revision", async () => {
+      await studio.historyItems(page).nth(1).click();
+      await expect(studio.input(page, 'title')).toHaveValue(AUTHORS[0]!.title);
+    });
+    await context.close();
+    expect(problems).toEqual([]);
+  });
+
+  test('a publish that breaks the schema is refused with its reason, and the published policy stays', async () => {
+    const published = (await (await fetch(lakeApi('/doc/production/privacyPolicy'))).json()) as { documents: Doc[] };
+    const policy = published.documents[0]!;
+    const sixSections = { ...policy, _id: 'drafts.privacyPolicy', sections: (policy.sections as unknown[]).slice(0, 6) };
+    const write = (body: unknown, endpoint: string) =>
+      fetch(lakeApi(`/${endpoint}/production`), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await write({ mutations: [{ createOrReplace: sixSections }] }, 'mutate')).status).toBe(200);
+    const refused = await write(
+      { actions: [{ actionType: 'sanity.action.document.publish', draftId: 'drafts.privacyPolicy', publishedId: 'privacyPolicy' }] },
+      'actions',
+    );
+    expect(refused.status).toBe(409);
+    expect(JSON.stringify(await refused.json())).toContain('The policy has exactly 7 sections.');
+    expect((await readDataset(env.CONTENT_FILE)).find((doc) => doc._id === 'privacyPolicy')?.sections).toHaveLength(7);
+    expect((await write({ mutations: [{ delete: { id: 'drafts.privacyPolicy' } }] }, 'mutate')).status).toBe(200);
+  });
+
+  test('a publish, a draft and their history survive the server being killed (SIGKILL) and started again', async ({ browser }) => {
+    const stamp = Date.now();
+    const before = await phase('open the Studio', () => openPolicy(browser));
+    await phase('publish, then edit', async () => {
+      await studio.input(before.page, 'title').fill(`Published before the crash ${stamp}`);
+      await expect(studio.publish(before.page)).toBeEnabled();
+      await studio.publish(before.page).click();
+      await expect.poll(async () => (await policyOnDisk())?._id).toBe('privacyPolicy');
+      await expectStatus(before.page, STATUS.published);
+      await studio.input(before.page, 'title').fill(`Draft before the crash ${stamp}`);
+      await expect.poll(async () => (await policyOnDisk())?.title).toBe(`Draft before the crash ${stamp}`);
+    });
+    await before.context.close();
+    expect(before.problems).toEqual([]);
+
+    await phase('kill the server and start it again', async () => {
+      await server.kill();
+      server = await startAppServer(env, { port });
+    });
+    const after = await phase('open the Studio again', () => openPolicy(browser));
+    await phase('the draft, the publish and the history', async () => {
+      await expect(studio.input(after.page, 'title')).toHaveValue(`Draft before the crash ${stamp}`);
+      const policy = (await (await fetch(lakeApi('/doc/production/privacyPolicy'))).json()) as { documents: Doc[] };
+      expect(policy.documents[0]?.title).toBe(`Published before the crash ${stamp}`);
+      await expectStatus(after.page, STATUS.edited);
+      await openHistory(after.page);
+      const published = studio.historyItems(after.page).filter({ hasText: 'Published' });
+      await expect(published).toHaveCount(3);
+      await expect(published.first()).toHaveAccessibleName(/^Local editor Published/);
+    });
+    await after.context.close();
+    expect(after.problems).toEqual([]);
+  });
+
+  test('writes from another origin, and through DNS rebinding, are refused; the Studio there says editing is off, and why', async () => {
+    // evil.example resolves to this machine, as a rebinding attacker's name would.
+    const attacker = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP evil.example 127.0.0.1'],
+    });
+    const before = await readFile(env.CONTENT_FILE!, 'utf8');
+    try {
+      const page = await attacker.newPage();
+      const statuses: number[] = [];
+      page.on('response', (response) => response.url().includes('/api/lake/') && statuses.push(response.status()));
+      await page.goto(`http://evil.example:${port}/studio`);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Editing is off here');
+      await expect(page.getByRole('main').getByRole('alert')).toContainText('evil.example');
+
+      const write = JSON.stringify({ mutations: [{ patch: { id: 'privacyPolicy', set: { title: 'Defaced' } } }] });
+      const results = await page.evaluate(
+        async ([body, foreign]) => {
+          const post = (url: string, init: RequestInit) =>
+            fetch(url, { method: 'POST', body, ...init }).then(
+              (r) => r.status,
+              () => 'blocked',
+            );
+          return [
+            // Same-origin to the page, whose name points here: a rebinding.
+            await post('/api/lake/v2025-02-19/data/mutate/production', { headers: { 'content-type': 'application/json' } }),
+            // From this page to the site's own address: a cross-origin write, sent as a "simple" request so no preflight stops it first.
+            await post(`${foreign}/api/lake/v2025-02-19/data/mutate/production`, {
+              mode: 'no-cors',
+              headers: { 'content-type': 'text/plain' },
+            }),
+          ];
+        },
+        [write, server.origin],
+      );
+      expect(results[0]).toBe(403);
+      expect(statuses.filter((status) => status === 403).length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await attacker.close();
+    }
+    expect(await readFile(env.CONTENT_FILE!, 'utf8')).toBe(before);
+  });
+});

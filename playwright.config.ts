@@ -32,6 +32,9 @@ export default defineConfig({
   // slowest tests beside their limits.
   reporter: [['list'], ['./testkit/slowest-tests.ts']],
   timeout: 30_000,
+  // Waiting assertions wait up to 15 s: what passes at once still passes at once, and a page that takes
+  // longer on a slower or busier machine (the Studio's panes, a publish) is not a failure.
+  expect: { timeout: 15_000 },
   use: {
     baseURL: E2E_SERVERS.main.url,
     trace: 'retain-on-failure',

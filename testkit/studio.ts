@@ -89,7 +89,7 @@ export const STATUS = {
 export const expectStatus = (page: Page, what: RegExp) => expect(studio.status(page)).toContainText(what, { timeout: 30_000 });
 
 /** How long one phase of a Studio test may take: a cold load of the Studio, or one round of edits, at most. */
-export const PHASE_TIMEOUT_MS = 45_000;
+export const PHASE_TIMEOUT_MS = 60_000;
 
 /**
  * One phase of a Studio test, as a step of its report: a failure, a timeout included, names the phase it

@@ -27,7 +27,7 @@ export const live = defineLive({
 });
 
 /**
- * What the browser's side of Sanity Live needs in a draft preview (preview-live.tsx): where the lake
+ * What the browser's side of Sanity Live needs in a draft preview (preview-tools.tsx): where the lake
  * answers and the browser token. On the embedded default, the local lake on the origin the preview was
  * opened from (the site may be served on any port; NEXT_PUBLIC_SITE_URL is fixed at build).
  */

@@ -1,10 +1,9 @@
-import { draftMode, headers } from 'next/headers';
-import { VisualEditing } from 'next-sanity/visual-editing';
+import { cookies, draftMode, headers } from 'next/headers';
+import { resolvePerspectiveFromCookies, resolveVariantFromCookies } from 'next-sanity/live';
 
 import { previewLiveConfig } from '@/lib/content/live';
 
-import { changePreviewPerspective } from './preview-perspective';
-import { PreviewLive } from './preview-live';
+import { PreviewTools } from './preview-tools';
 
 /**
  * Draft mode only: a banner, click-to-edit overlays, and Sanity Live with drafts, so the preview follows
@@ -13,20 +12,23 @@ import { PreviewLive } from './preview-live';
  */
 export async function DraftTools() {
   if (!(await draftMode()).isEnabled) return null;
-  const request = await headers();
+  const [request, jar] = await Promise.all([headers(), cookies()]);
+  // The local lake answers on the origin this preview was opened from (the site may run on any port).
   const origin = `${request.get('x-forwarded-proto') ?? 'http'}://${request.get('host')}`;
+  const perspective = await resolvePerspectiveFromCookies({ cookies: jar });
   return (
     <>
-      <PreviewLive config={previewLiveConfig(origin)} />
       <div role="status" className="fixed bottom-4 left-4 z-50 rounded-full bg-ink px-4 py-2 text-sm text-white shadow-lg">
         Draft preview ·{' '}
         <a href="/api/draft-mode/disable" className="font-semibold underline">
           Exit
         </a>
       </div>
-      {/* A server action, as next-sanity's own default is: its promise is React's to run, not a handler's result. */}
-      {/* eslint-disable-next-line @typescript-eslint/no-misused-promises */}
-      <VisualEditing onPerspectiveChange={changePreviewPerspective} />
+      <PreviewTools
+        live={previewLiveConfig(origin)}
+        perspective={Array.isArray(perspective) ? perspective.join(',') : perspective}
+        variant={await resolveVariantFromCookies({ cookies: jar })}
+      />
     </>
   );
 }

@@ -3,7 +3,11 @@ import { fileURLToPath } from 'node:url';
 import type { NextConfig } from 'next';
 
 import { MAX_BODY_BYTES } from './lib/http/read-body';
+import { requireNodeVersion } from './lib/node-version.mjs';
 import { configuredServices, siteHeaders, studioHeaders } from './lib/security-headers';
+
+// Every `next` command reads this file first: an older Node stops here, told what to install, not after a build.
+requireNodeVersion();
 
 /** A file of this app by absolute path, as Next wants its cache handlers named. */
 const appFile = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));

@@ -22,5 +22,7 @@ export default defineConfig({
     include: ['lib/**/*.test.ts', 'schemas/**/*.test.ts', 'supabase/**/*.test.ts', 'tests/unit/**/*.test.ts', 'testkit/**/*.test.ts'],
     exclude: [...configDefaults.exclude, 'tests/e2e/**', '.tools/**', 'bench/**'],
     testTimeout: 60_000,
+    // The default report, and each test's time beside its limit for npm test's list of the slowest.
+    reporters: ['default', './testkit/vitest-timings.ts'],
   },
 });

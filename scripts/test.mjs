@@ -2,25 +2,34 @@
 /**
  * npm test — every test, in order, stopping at the first failure:
  *
- *   1. TypeGen     schema.json and sanity.types.ts are what `npm run typegen` produces
- *   2. Types       tsc --noEmit
- *   3. Lint        eslint with 0 warnings, and prettier --check (what `npm run lint` runs)
- *   4. Unit        vitest run (unit, SQL and contract tests)
- *   5. Build       next build, twice: the embedded default (.next), and the site configured for a Sanity
- *                  project whose Content Lake is the local stand-in (.next-hosted); skipped when
- *                  SKIP_BUILD=1 and both builds exist
- *   6. Browser     playwright test (against those builds, in /usr/bin/chromium or CHROMIUM_PATH)
+ *   typegen   schema.json and sanity.types.ts are what `npm run typegen` produces
+ *   types     tsc --noEmit
+ *   lint      eslint with 0 warnings, and prettier --check (what `npm run lint` runs)
+ *   unit      vitest run (unit, SQL and contract tests)
+ *   build     next build, twice: the embedded default (.next), and the site configured for a Sanity
+ *             project whose Content Lake is the local stand-in (.next-hosted); skipped when
+ *             SKIP_BUILD=1 and both builds exist
+ *   browser   playwright test (against those builds, in /usr/bin/chromium or CHROMIUM_PATH)
  *
- * The environment (CI included) is passed on unchanged; tools print their own summaries.
+ * `npm test -- unit browser` runs only the steps named, in this order; arguments after `--` go to the
+ * runner of a single step (`npm test -- browser -- tests/e2e/studio.spec.ts`). It ends with each step's
+ * time and the slowest tests beside their limits (testkit/test-timings.ts). The environment (CI included)
+ * is passed on unchanged; tools print their own summaries.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { HOSTED_DIST_DIR } from '../testkit/hosted.ts';
-import { buildHosted } from '../testkit/hosted-build.ts';
-import { APP_ROOT as ROOT } from '../testkit/paths.ts';
-import { runBuild } from '../testkit/standalone.ts';
+// Before anything else: an older Node cannot even load the TypeScript modules below.
+import { requireNodeVersion } from '../lib/node-version.mjs';
+
+requireNodeVersion();
+
+const { HOSTED_DIST_DIR } = await import('../testkit/hosted.ts');
+const { buildHosted } = await import('../testkit/hosted-build.ts');
+const { APP_ROOT: ROOT } = await import('../testkit/paths.ts');
+const { runBuild } = await import('../testkit/standalone.ts');
+const { clearTimings, slowestTestsReport } = await import('../testkit/test-timings.ts');
 
 const BIN = path.join(ROOT, 'node_modules', '.bin');
 const TYPEGEN_OUTPUTS = ['schema.json', 'sanity.types.ts'];
@@ -35,12 +44,12 @@ const env = {
 };
 
 const STEPS = [
-  { title: 'TypeGen output is up to date', run: typegen },
-  { title: 'Type check (tsc --noEmit)', run: () => exec('tsc', ['--noEmit']) },
-  { title: 'Lint and format (eslint --max-warnings=0, prettier --check)', run: lint },
-  { title: 'Unit, SQL and contract tests (vitest run)', run: () => exec('vitest', ['run']) },
-  { title: 'Production builds (next build: embedded, and hosted on the local Content Lake)', run: build },
-  { title: 'Browser tests (playwright test)', run: () => exec('playwright', ['test']) },
+  { name: 'typegen', title: 'TypeGen output is up to date', run: typegen },
+  { name: 'types', title: 'Type check (tsc --noEmit)', run: () => exec('tsc', ['--noEmit']) },
+  { name: 'lint', title: 'Lint and format (eslint --max-warnings=0, prettier --check)', run: lint },
+  { name: 'unit', title: 'Unit, SQL and contract tests (vitest run)', run: (args) => exec('vitest', ['run', ...args]) },
+  { name: 'build', title: 'Production builds (next build: embedded, and hosted on the local Content Lake)', run: build },
+  { name: 'browser', title: 'Browser tests (playwright test)', run: (args) => exec('playwright', ['test', ...args]) },
 ];
 
 /** Runs a tool from node_modules/.bin in the repo root; returns its exit code. */
@@ -121,19 +130,42 @@ async function build() {
   return buildHosted({ ...env, ...siteUrl });
 }
 
+/** The steps named on the command line (all when none), and what follows `--` for a single step's runner. */
+function selection(argv) {
+  const split = argv.indexOf('--');
+  const names = split === -1 ? argv : argv.slice(0, split);
+  const passed = split === -1 ? [] : argv.slice(split + 1);
+  const unknown = names.filter((name) => !STEPS.some((step) => step.name === name));
+  if (unknown.length > 0) {
+    console.error(`npm test: no step named ${unknown.join(', ')}; the steps are ${STEPS.map((step) => step.name).join(', ')}`);
+    process.exit(2);
+  }
+  const steps = names.length === 0 ? STEPS : STEPS.filter((step) => names.includes(step.name));
+  if (passed.length > 0 && steps.length !== 1) {
+    console.error("npm test: arguments after -- go to one step's runner: name exactly one step");
+    process.exit(2);
+  }
+  return { steps, passed };
+}
+
 const bar = (text) => `\n${'='.repeat(8)} ${text} ${'='.repeat(Math.max(8, 72 - text.length))}\n`;
 const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 
+const { steps, passed } = selection(process.argv.slice(2));
+clearTimings();
+const times = [];
 const started = performance.now();
-for (const [i, step] of STEPS.entries()) {
-  const label = `[${i + 1}/${STEPS.length}] ${step.title}`;
+for (const [i, step] of steps.entries()) {
+  const label = `[${i + 1}/${steps.length}] ${step.title}`;
   console.log(bar(label));
   const stepStarted = performance.now();
-  const code = await step.run();
+  const code = await step.run(passed);
+  times.push(`  ${seconds(stepStarted).padStart(9)}  ${step.name}`);
   if (code !== 0) {
     console.error(bar(`FAILED ${label} (exit code ${code}, ${seconds(stepStarted)})`));
     process.exit(code);
   }
   console.log(`\n${label}: passed in ${seconds(stepStarted)}`);
 }
-console.log(bar(`All ${STEPS.length} steps passed in ${seconds(started)}`));
+console.log(bar(`All ${steps.length} steps passed in ${seconds(started)}`));
+console.log(['Each step:', ...times, '', slowestTestsReport()].join('\n'));

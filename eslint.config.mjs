@@ -75,16 +75,48 @@ export default defineConfig(
     },
   },
   {
+    // Tests, the product's commands (scripts/) and the measurements (bench/) share through testkit/ only.
     files: ['tests/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)scripts/', message: 'Tests import testkit/, not scripts/.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(^|/)(scripts|bench)/', message: 'Tests import testkit/, not scripts/ or bench/.' }] },
+      ],
     },
   },
   {
     files: ['scripts/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)tests/', message: 'Scripts import testkit/, not tests/.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(^|/)(tests|bench)/', message: 'Commands import testkit/, not tests/ or bench/.' }] },
+      ],
     },
+  },
+  {
+    files: ['bench/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(^|/)(tests|scripts)/', message: 'Measurements import testkit/, not tests/ or scripts/.' }] },
+      ],
+    },
+  },
+  {
+    files: ['testkit/**'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(^|/)(tests|scripts|bench)/', message: 'testkit/ is what the others share: it imports none of them.' }] },
+      ],
+    },
+  },
+  {
+    // The kit a newcomer reads (issue 30): no command, measurement or shared helper over 300 lines.
+    files: ['scripts/**', 'bench/**', 'testkit/**'],
+    ignores: ['**/*.test.ts', 'bench/fixture/**'],
+    rules: { 'max-lines': ['warn', { max: 300 }] },
   },
   {
     // Sizes a reader can hold at once (issue 20): outside tests no function over 60 lines, and no product

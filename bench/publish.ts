@@ -1,81 +1,76 @@
-#!/usr/bin/env node
 /**
- * npm run measure:publish — the publish row of npm run bench on its own, for a quick check after a
- * change to caching: on the current build behind nginx's cache (serve:prod's stack, a private copy of
- * the standalone folder and of the seed dataset), PUBLISH_EDITS=20 edits, each posted as a signed
- * webhook, timed from before the webhook is sent to the first GET /privacy through nginx that shows it.
+ * `publish` — the publish row of `site` on its own, for a quick check after a change to caching: on the
+ * current build behind nginx's cache (serve:prod's stack, a private copy of the standalone folder and of
+ * the seed dataset), PUBLISH_EDITS=20 edits, each posted as a signed webhook, timed from before the
+ * webhook is sent to the first GET /privacy through nginx that shows it.
  * INSTANCES=2 (or more) runs that many app instances behind nginx's one upstream, with one redis-server
  * (REDIS_URL, testkit/redis.ts) and the Supabase stand-in over Debian's PostgreSQL (testkit/postgres.ts)
  * as their shared store; the webhook goes through nginx, and each publish is timed until every instance
- * (asked directly) and nginx show it. `--strict` exits 1 when the worst is over 2 s.
+ * (asked directly) and nginx show it.
  */
-import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
 import path from 'node:path';
 
-import { freePort, stopOnSignals } from '../testkit/processes.ts';
-import { startStack } from '../testkit/stack.ts';
-import { copyStandalone } from '../testkit/standalone.ts';
-import { APP_ROOT } from '../testkit/paths.ts';
-import { seedCopy } from '../testkit/dataset.ts';
-import { startSupabaseStack, type SupabaseStack } from '../testkit/postgrest-harness.ts';
+import { startSupabaseStack } from '../testkit/postgrest-harness.ts';
+import { freePort } from '../testkit/processes.ts';
 import { measurePublishes } from '../testkit/publish-timing.ts';
-import { startRedis, type RedisServer } from '../testkit/redis.ts';
-import { currentBuild } from './lib/build.ts';
-import { envInt, table, verdict } from './lib/report.ts';
+import { startRedis } from '../testkit/redis.ts';
+import { startStack } from '../testkit/stack.ts';
+import { publishRow } from './lib/publish-row.ts';
+import { privateSite } from './lib/servers.ts';
+import { withTempDir } from './lib/temp-dir.ts';
+import { envInt, type Report } from './report.ts';
 
-const TARGET_WORST_MS = 2000;
 const log = (line: string) => process.stderr.write(`[publish] ${line}\n`);
 
-const dir = path.join(APP_ROOT, 'bench', '.tmp', `publish-${process.pid}`);
-const instances = envInt('INSTANCES', 1);
-let redis: RedisServer | undefined;
-let supabase: SupabaseStack | undefined;
-const stopShared = async () => {
-  await supabase?.close();
-  await redis?.close();
-};
-stopOnSignals(async () => {
-  await stopShared();
-  await rm(dir, { recursive: true, force: true });
-});
-const secret = randomBytes(16).toString('hex');
-const contentFile = await seedCopy(dir);
-const paths = await copyStandalone(await currentBuild(log), path.join(dir, 'standalone'));
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  DATA_DIR: path.join(dir, 'data'),
-  CONTENT_FILE: contentFile,
-  SANITY_REVALIDATE_SECRET: secret,
-};
-if (instances > 1) {
-  redis = await startRedis();
-  supabase = await startSupabaseStack({ database: 'postgres' });
-  Object.assign(env, {
-    REDIS_URL: redis.url,
-    NEXT_PUBLIC_SUPABASE_URL: supabase.url,
-    NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: supabase.publishableKey,
-  });
+/** What several instances share (Redis, the Supabase stand-in), started for `run` and stopped after it. */
+async function withSharedStore<T>(instances: number, run: (env: Record<string, string>) => Promise<T>): Promise<T> {
+  if (instances === 1) return run({});
+  const redis = await startRedis();
+  try {
+    const supabase = await startSupabaseStack({ database: 'postgres' });
+    try {
+      return await run({
+        REDIS_URL: redis.url,
+        NEXT_PUBLIC_SUPABASE_URL: supabase.url,
+        NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: supabase.publishableKey,
+      });
+    } finally {
+      await supabase.close();
+    }
+  } finally {
+    await redis.close();
+  }
 }
-const stack = await startStack({ port: await freePort(), instances, runDir: path.join(dir, 'run'), env, build: 'never', paths, log });
-try {
+
+export async function measure(): Promise<Report> {
+  const instances = envInt('INSTANCES', 1);
   const edits = envInt('PUBLISH_EDITS', 20);
-  // One instance: what visitors see, through nginx. Several: each instance asked directly, and nginx.
-  const watch = instances > 1 ? [...stack.apps.map((app) => app.origin), stack.url] : [stack.url];
-  const result = await measurePublishes({ contentFile, secret, publishTo: stack.url, watch }, { count: edits, log });
-  const met = result.missed === 0 && result.worst <= TARGET_WORST_MS;
-  const rows = [
-    [
-      instances > 1 ? `publish → visible on all ${instances} instances and through nginx` : 'publish → visible through the cache',
-      `median ${result.median} ms, worst ${result.worst} ms (${edits} edits, ${result.missed} not seen)`,
-      `worst <= ${TARGET_WORST_MS} ms`,
-      verdict(met),
-    ],
-  ];
-  process.stdout.write(`${table(rows)}\n`);
-  if (process.argv.includes('--strict') && !met) process.exitCode = 1;
-} finally {
-  await stack.stop();
-  await stopShared();
-  await rm(dir, { recursive: true, force: true });
+  const result = await withTempDir('publish', (dir) =>
+    withSharedStore(instances, async (shared) => {
+      const site = await privateSite(dir, log);
+      const env = { ...process.env, ...site.env, ...shared, DATA_DIR: path.join(dir, 'data') };
+      const stack = await startStack({
+        port: await freePort(),
+        instances,
+        runDir: path.join(dir, 'run'),
+        env,
+        build: 'never',
+        paths: site.paths,
+        log,
+      });
+      try {
+        // One instance: what visitors see, through nginx. Several: each instance asked directly, and nginx.
+        const watch = instances > 1 ? [...stack.apps.map((app) => app.origin), stack.url] : [stack.url];
+        return await measurePublishes(
+          { contentFile: site.contentFile, secret: site.secret, publishTo: stack.url, watch },
+          { count: edits, log },
+        );
+      } finally {
+        await stack.stop();
+      }
+    }),
+  );
+  const measured =
+    instances > 1 ? `publish → visible on all ${instances} instances and through nginx` : 'publish → visible through the cache';
+  return { rows: [publishRow(measured, result, edits)], details: { instances, edits, result } };
 }

@@ -11,7 +11,11 @@ const { engines } = JSON.parse(readFileSync(new URL('../package.json', import.me
 /** engines.node, e.g. "^22.20.0 || >=24": each alternative a caret range or a lower bound. */
 export const REQUIRED_NODE = engines.node;
 
-const parts = (version) => version.replace(/^v/, '').split('.').map((part) => Number(part) || 0);
+const parts = (version) =>
+  version
+    .replace(/^v/, '')
+    .split('.')
+    .map((part) => Number(part) || 0);
 const atLeast = (have, want) => {
   for (let i = 0; i < 3; i += 1) if ((have[i] ?? 0) !== (want[i] ?? 0)) return (have[i] ?? 0) > (want[i] ?? 0);
   return true;

@@ -1,6 +1,6 @@
 /**
  * What a page costs a visitor on first load: the gzip bytes of its HTML and of every JavaScript and
- * CSS file its HTML references under /_next/. Used by npm run measure:build, the bench
+ * CSS file its HTML references under /_next/. Used by npm run bench -- pages, the bench
  * and the browser budget test (tests/e2e/budget.spec.ts), so all three count the same way.
  *
  *   JS:  <script src>, <link rel="preload" as="script">, <link rel="modulepreload">

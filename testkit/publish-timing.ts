@@ -2,7 +2,7 @@
  * Publishing to several running servers of the embedded dataset, as Sanity would, and timing how long
  * each takes to show it: edit a privacy section in the dataset file they all read, send the signed
  * webhook to one of them, poll the page on every one, timed from before the webhook was sent. For tests
- * (one publish), npm run measure:shared-cache, measure:stack and the bench (twenty).
+ * (one publish), npm run bench -- shared-cache, measure:stack and the bench (twenty).
  *
  * Only relative imports with real extensions and packages: plain `node` scripts import this file.
  */

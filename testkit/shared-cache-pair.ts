@@ -1,7 +1,7 @@
 /**
  * Two production servers of the current build (`next start`, testkit/app-server.ts) sharing one
  * redis-server (testkit/redis.ts) and one copy of the seed dataset, each with its own embedded store:
- * two instances of one site, for the shared-cache test and npm run measure:shared-cache.
+ * two instances of one site, for the shared-cache test and npm run bench -- shared-cache.
  *
  * Only relative imports with real extensions and packages: plain `node` scripts import this file.
  */

@@ -1,6 +1,6 @@
 /**
  * Driving the real Sanity Studio in Chromium: for the Studio's browser tests (tests/e2e/studio.spec.ts)
- * and the measuring script (scripts/measure-studio.ts). Only what the Studio itself renders is used to
+ * and the measuring script (bench/studio/). Only what the Studio itself renders is used to
  * find things: its test ids (listed in ../shared/STUDIO-API.md) and its visible texts.
  */
 import { createRequire } from 'node:module';
@@ -29,7 +29,7 @@ export const SANITY_SERVICES = [
 /**
  * SANITY_SERVICES answered in every page of `context`, through Playwright's routing. Routing turns the
  * context's HTTP cache off (every load is a cold one) and pauses each request in Node: right for tests,
- * wrong for timing loads, so scripts/measure-studio.ts answers the same through the DevTools protocol.
+ * wrong for timing loads, so bench/studio/ answers the same through the DevTools protocol.
  */
 export async function answerForSanityServices(context: BrowserContext): Promise<void> {
   for (const { prefix, contentType, body } of SANITY_SERVICES) {

@@ -1,7 +1,7 @@
 /**
  * The Supabase stand-in (PostgREST over Postgres, testkit/postgrest-harness.ts) in its own process
  * (testkit/supabase-child.mjs), so that its Postgres does not share the load generator's event loop,
- * driven over IPC: stop, start, freeze and continue PostgREST, query the database. For npm run load's
+ * driven over IPC: stop, start, freeze and continue PostgREST, query the database. For npm run bench -- load's
  * fault phases.
  */
 import { fork } from 'node:child_process';

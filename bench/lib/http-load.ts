@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import autocannon from 'autocannon';
 
 import { formControls } from '../../testkit/forms.ts';
-import { median, round } from './report.ts';
+import { median, round } from '../report.ts';
 
 export type LoadRun = { ok: number; refused: number; errors: number; seconds: number; p50Ms: number; p99Ms: number };
 

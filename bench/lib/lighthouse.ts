@@ -1,11 +1,11 @@
 /**
  * Lighthouse (its default config: mobile, simulated throttling; plus one run per page with the same
  * throttling applied to the load, for LCP) in the browser testkit/lighthouse.ts launches.
- * Used by npm run bench and npm run measure:lighthouse, which print the same rows.
+ * Used by the bench's `site` and `lighthouse` measurements, which report the same rows.
  */
 import { launchLighthouseBrowser, lighthouseReport } from '../../testkit/lighthouse.ts';
 import { PUBLIC_PATHS, ROUTES, type PublicPath } from '../../lib/public-pages.ts';
-import { median, round, verdict } from './report.ts';
+import { median, round, type Row } from '../report.ts';
 
 /**
  * Each page scores at least the one-heading page's score minus `belowHeading`, and `/`'s LCP is no
@@ -13,18 +13,24 @@ import { median, round, verdict } from './report.ts';
  */
 export const LIGHTHOUSE_TARGETS = { belowHeading: 1 } as const;
 
+type Lhr = Awaited<ReturnType<typeof lighthouseReport>>;
+
+/** The paint of the largest element as it happened in this browser (ms), unthrottled; null when missing. */
+export const observedLcpMs = (lhr: Lhr) =>
+  (lhr.audits.metrics?.details as { items?: { observedLargestContentfulPaint?: number }[] } | undefined)?.items?.[0]
+    ?.observedLargestContentfulPaint ?? null;
+
 /** One run's figures: the performance score and the metrics that make most of it. */
 async function runOnce(url: string, port: number) {
   const lhr = await lighthouseReport(url, port, ['performance']);
   const metric = (id: string) => lhr.audits[id]?.numericValue ?? null;
-  const observed = (lhr.audits.metrics?.details as { items?: { observedLargestContentfulPaint?: number }[] } | undefined)?.items?.[0];
   return {
     performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
     tbtMs: metric('total-blocking-time'),
     lcpMs: metric('largest-contentful-paint'),
     // The unthrottled paint in this browser. Lighthouse's simulated LCP counts every request that ended
     // (and every script that ran) before it, so a late observed paint pulls the page's scripts into LCP.
-    observedLcpMs: observed?.observedLargestContentfulPaint ?? null,
+    observedLcpMs: observedLcpMs(lhr),
     // The same default config with the throttling applied to the load itself: the paint a visitor on
     // that network and CPU sees, which no race between the paint and the async scripts decides.
     appliedLcpMs: (await lighthouseReport(url, port, ['performance'], 'devtools')).audits['largest-contentful-paint']?.numericValue ?? null,
@@ -36,7 +42,7 @@ type Run = Awaited<ReturnType<typeof runOnce>>;
 export type Figures = Record<keyof Run, number | null>;
 
 /** Each URL `runs` times in one browser, the URLs in alternating rounds; the median of each figure per URL. */
-export async function lighthouseMedians<Label extends string>(urls: Record<Label, string>, runs: number) {
+async function lighthouseMedians<Label extends string>(urls: Record<Label, string>, runs: number) {
   const labels = Object.keys(urls) as Label[];
   const all = Object.fromEntries(labels.map((label) => [label, [] as Run[]])) as Record<Label, Run[]>;
   const chrome = await launchLighthouseBrowser();
@@ -53,50 +59,55 @@ export async function lighthouseMedians<Label extends string>(urls: Record<Label
 }
 
 /** The fixture's pages (bench/fixture) the public pages are measured beside, on the fixture's server. */
-export const fixturePages = (origin: string) => ({
+const fixturePages = (origin: string) => ({
   heading: `${origin}/heading`,
   sameBytes: `${origin}/same-bytes`,
   sameBytesStyled: `${origin}/same-bytes-styled`,
 });
-export type LighthousePage = PublicPath | keyof ReturnType<typeof fixturePages>;
+type LighthousePage = PublicPath | keyof ReturnType<typeof fixturePages>;
 export type LighthouseResults = Record<LighthousePage, Figures>;
 
-/** The client column of the bench's table. */
-const CLIENT = 'Lighthouse';
+/** The public pages on `siteOrigin` and the fixture's pages on `fixtureOrigin`, `runs` times each: the medians. */
+export function measureLighthouse(siteOrigin: string, fixtureOrigin: string, runs: number): Promise<LighthouseResults> {
+  const site = Object.fromEntries(PUBLIC_PATHS.map((page) => [page, `${siteOrigin}${page}`])) as Record<PublicPath, string>;
+  return lighthouseMedians({ ...site, ...fixturePages(fixtureOrigin) }, runs);
+}
+
+/** Who measures these rows. */
+const CLIENT = 'Lighthouse in Chromium';
 const ms = (value: number | null) => (value == null ? 'n/a' : `${value} ms`);
 const figures = ({ performance, tbtMs, lcpMs, observedLcpMs, appliedLcpMs }: Figures) =>
   `${performance} (TBT ${ms(tbtMs)}, LCP ${ms(lcpMs)}; observed LCP ${ms(observedLcpMs)}; applied LCP ${ms(appliedLcpMs)})`;
 
 /** `/`'s LCP (simulated or applied throttling) against the plain page of the same bytes. */
-function lcpRow(results: LighthouseResults, key: 'lcpMs' | 'appliedLcpMs', label: string) {
+function lcpRow(results: LighthouseResults, key: 'lcpMs' | 'appliedLcpMs', label: string): Row {
   const home = results[ROUTES.home][key];
   const sameBytes = results.sameBytes[key];
-  return [
-    `  Lighthouse ${ROUTES.home} LCP${label}`,
-    CLIENT,
-    ms(home),
-    `<= same bytes, ${ms(sameBytes)}`,
-    verdict(home !== null && sameBytes !== null && home <= sameBytes),
-  ];
+  return {
+    measure: `  Lighthouse ${ROUTES.home} LCP${label}`,
+    client: CLIENT,
+    result: ms(home),
+    target: `<= same bytes, ${ms(sameBytes)}`,
+    met: home !== null && sameBytes !== null && home <= sameBytes,
+  };
 }
 
-/** Table rows (measure, client, result, target, verdict): each public page against the fixture's pages of the same run. */
-export function lighthouseRows(results: LighthouseResults) {
+/** Each public page against the fixture's pages of the same run. */
+export function lighthouseRows(results: LighthouseResults): Row[] {
   const floor = (results.heading.performance ?? 0) - LIGHTHOUSE_TARGETS.belowHeading;
+  const reported = (measure: string, figured: Figures): Row => ({ measure, client: CLIENT, result: figures(figured) });
   return [
-    ...PUBLIC_PATHS.map((page) => [
-      `  Lighthouse ${page}`,
-      CLIENT,
-      figures(results[page]),
-      `score >= ${floor}`,
-      verdict((results[page].performance ?? 0) >= floor),
-    ]),
+    ...PUBLIC_PATHS.map((page) => ({
+      ...reported(`  Lighthouse ${page}`, results[page]),
+      target: `score >= ${floor}`,
+      met: (results[page].performance ?? 0) >= floor,
+    })),
     lcpRow(results, 'lcpMs', ''),
     lcpRow(results, 'appliedLcpMs', ', applied throttling'),
-    ['  Lighthouse, the one-heading Next page', CLIENT, figures(results.heading), '', ''],
+    reported('  Lighthouse, the one-heading Next page', results.heading),
     // What a Next page of the site's bytes, with none of its components, scores at the same time.
-    ['  Lighthouse, the plain Next page of the same bytes', CLIENT, figures(results.sameBytes), '', ''],
+    reported('  Lighthouse, the plain Next page of the same bytes', results.sameBytes),
     // The same page with the site's stylesheet: what that one render-blocking request costs on its own.
-    ["  Lighthouse, the same with the site's stylesheet", CLIENT, figures(results.sameBytesStyled), '', ''],
+    reported("  Lighthouse, the same with the site's stylesheet", results.sameBytesStyled),
   ];
 }

@@ -1,70 +1,100 @@
-// What npm run load (scripts/load.mjs) measures and checks: request samples, their summary, and the
+// What the write measurements (load, durability, quotas) share: request samples, their summary, and the
 // stored rows reconciled with what visitors were told (lost = acknowledged but not stored; doubled =
 // stored more than once).
 import http from 'node:http';
 
-import { outcome, postForm } from '../../testkit/forms.ts';
+import { outcome, postForm, type Outcome } from '../../testkit/forms.ts';
 import { readStore } from '../../testkit/store.ts';
 
-/** One support request as a browser without JavaScript sends it: { outcome, ms }, never throws. */
-export async function submit(agent, origin, fields, timeoutMs) {
+/** A request's outcome: a form's (accepted, failed, error: …), or 'ok' for a page or a direct call. */
+export type Result = { outcome: Outcome | 'ok'; ms: number };
+/** A result with when its request started and ended (performance.now()). */
+export type Sample<R extends Result = Result> = R & { start: number; at: number };
+
+export type Summary = {
+  requests: number;
+  accepted: number;
+  failed: number;
+  errors: number;
+  errorKinds: Record<string, number>;
+  perSecond: number | null;
+  acceptedPerSecond: number | null;
+  p50: number | null;
+  p99: number | null;
+  max: number | null;
+};
+
+/** The visitor's submissions of one phase: which were accepted, which shown the failure. */
+export type Tracker = { accepted: Set<number>; failed: Set<number> };
+export const newTracker = (): Tracker => ({ accepted: new Set(), failed: new Set() });
+
+/** One support request as a browser without JavaScript sends it; never throws. */
+export async function submit(
+  agent: http.Agent | undefined,
+  origin: string,
+  fields: Record<string, string>,
+  timeoutMs?: number,
+): Promise<Result> {
   const answer = await postForm(origin, 'support', fields, { agent, timeoutMs });
   return { outcome: outcome(answer), ms: answer.ms };
 }
 
-/** GET `url` on `agent`: { outcome: 'ok' | 'error: …', ms }, never throws. */
-export async function getPage(agent, url) {
+/** GET `url` on `agent`: ok for a whole page with status 200; never throws. */
+export async function getPage(agent: http.Agent, url: string): Promise<Result> {
   const started = performance.now();
-  const status = await new Promise((resolve) =>
+  const status = await new Promise<string>((resolve) =>
     http
       .get(url, { agent }, (response) => {
         let html = '';
         response.setEncoding('utf8');
-        response.on('data', (chunk) => (html += chunk));
+        response.on('data', (chunk: string) => (html += chunk));
         response.on('end', () => resolve(response.statusCode === 200 && html.includes('</html>') ? 'ok' : `HTTP ${response.statusCode}`));
-        response.on('error', (error) => resolve(error.code ?? error.message));
+        response.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
       })
-      .on('error', (error) => resolve(error.code ?? error.message)),
+      .on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message)),
   );
   return { outcome: status === 'ok' ? 'ok' : `error: ${status}`, ms: performance.now() - started };
 }
 
 /** The visitor's fields for submission `id` of `phase`: every stored row can be checked against them. */
-export const visitorFields = (phase, id) => ({
+export const visitorFields = (phase: string, id: number) => ({
   email: `load.${phase}.${id}@example.com`,
   subject: `load ${phase} #${id}`,
   message: `Load test ${phase}, submission #${id}.\nThe app stopped working after the update; steps to reproduce follow.`,
 });
 
-function percentile(sorted, p) {
+function percentile(sorted: number[], p: number): number | null {
   if (sorted.length === 0) return null;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
-export function summarize(samples, seconds) {
+const tenths = (value: number | null) => (value === null ? null : Math.round(value * 10) / 10);
+const isAccepted = (result: Result) => result.outcome === 'accepted' || result.outcome === 'ok';
+
+/** Counts and latencies of `samples`; per second over `seconds` (none when null). */
+export function summarize(samples: Result[], seconds: number | null): Summary {
   const sorted = samples.map((sample) => sample.ms).sort((a, b) => a - b);
-  const count = (predicate) => samples.filter(predicate).length;
-  const errors = {};
-  for (const { outcome } of samples) if (outcome.startsWith('error')) errors[outcome] = (errors[outcome] ?? 0) + 1;
-  const round = (value) => (value === null ? null : Math.round(value * 10) / 10);
+  const errorKinds: Record<string, number> = {};
+  for (const { outcome } of samples) if (outcome.startsWith('error')) errorKinds[outcome] = (errorKinds[outcome] ?? 0) + 1;
+  const accepted = samples.filter(isAccepted).length;
   return {
     requests: samples.length,
-    accepted: count((sample) => sample.outcome === 'accepted' || sample.outcome === 'ok'),
-    failed: count((sample) => sample.outcome === 'failed'),
-    errors: count((sample) => sample.outcome.startsWith('error')),
-    errorKinds: errors,
-    perSecond: seconds ? round(samples.length / seconds) : null,
-    acceptedPerSecond: seconds ? round(count((sample) => sample.outcome === 'accepted' || sample.outcome === 'ok') / seconds) : null,
-    p50: round(percentile(sorted, 50)),
-    p99: round(percentile(sorted, 99)),
-    max: round(sorted.at(-1) ?? null),
+    accepted,
+    failed: samples.filter((sample) => sample.outcome === 'failed').length,
+    errors: samples.filter((sample) => sample.outcome.startsWith('error')).length,
+    errorKinds,
+    perSecond: seconds ? tenths(samples.length / seconds) : null,
+    acceptedPerSecond: seconds ? tenths(accepted / seconds) : null,
+    p50: tenths(percentile(sorted, 50)),
+    p99: tenths(percentile(sorted, 99)),
+    max: tenths(sorted.at(-1) ?? null),
   };
 }
 
 /** `clients` loops of `work` until the deadline; in-flight requests finish (bounded by the timeout). */
-export async function run(clients, seconds, work) {
+export async function run<R extends Result>(clients: number, seconds: number, work: (client: number) => Promise<R>): Promise<Sample<R>[]> {
   const deadline = performance.now() + seconds * 1000;
-  const samples = [];
+  const samples: Sample<R>[] = [];
   await Promise.all(
     Array.from({ length: clients }, async (_, client) => {
       while (performance.now() < deadline) {
@@ -76,19 +106,28 @@ export async function run(clients, seconds, work) {
   return samples;
 }
 
+/** The columns reconcile compares. */
+export const REQUEST_ROWS = 'select id::text, email, subject, message, type, status, created_at::text from public.support_requests';
+export type RequestRow = { id: string; email: string; subject: string; message: string; type: string; status: string; created_at: string };
+
+export const readPglite = (dataDir: string) => readStore<RequestRow>(dataDir, REQUEST_ROWS);
+
+export type StoreCheck = ReturnType<typeof reconcile>;
+
 /** Compares stored rows with the accepted submissions of one phase. */
-export function reconcile(phase, rows, accepted, failed) {
-  const byId = new Map();
-  const malformed = [];
+export function reconcile(phase: string, rows: RequestRow[], accepted: Set<number>, failed: Set<number>) {
+  const byId = new Map<number, number>();
+  const malformed: RequestRow[] = [];
   for (const row of rows) {
-    const id = /^load (\w+) #(\d+)$/.exec(row.subject);
-    if (!id || id[1] !== phase) continue;
-    const sent = visitorFields(phase, Number(id[2]));
+    const match = /^load (\w+) #(\d+)$/.exec(row.subject);
+    if (!match || match[1] !== phase) continue;
+    const id = Number(match[2]);
+    const sent = visitorFields(phase, id);
     // Form encoding sends a textarea's line breaks as CRLF, in a browser and in FormData alike.
     const expected = { ...sent, message: sent.message.replace(/\n/g, '\r\n'), type: 'feedback', status: 'new' };
-    const complete = Object.entries(expected).every(([column, value]) => row[column] === value) && row.id && row.created_at;
-    if (!complete) malformed.push(row);
-    byId.set(Number(id[2]), (byId.get(Number(id[2])) ?? 0) + 1);
+    const columns = Object.keys(expected) as (keyof typeof expected)[];
+    if (!columns.every((column) => row[column] === expected[column]) || !row.id || !row.created_at) malformed.push(row);
+    byId.set(id, (byId.get(id) ?? 0) + 1);
   }
   const lost = [...accepted].filter((id) => !byId.has(id));
   const doubled = [...byId].filter(([, count]) => count > 1).map(([id]) => id);
@@ -110,8 +149,3 @@ export function reconcile(phase, rows, accepted, failed) {
     },
   };
 }
-
-/** The columns reconcile compares. */
-export const REQUEST_ROWS = 'select id::text, email, subject, message, type, status, created_at::text from public.support_requests';
-
-export const readPglite = (dataDir) => readStore(dataDir, REQUEST_ROWS);

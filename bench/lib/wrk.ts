@@ -12,7 +12,7 @@ import path from 'node:path';
 
 import { TICKS_PER_SECOND } from '../../testkit/processes.ts';
 
-import { round } from './report.ts';
+import { round } from '../report.ts';
 
 /** What Chrome sends. */
 export const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';

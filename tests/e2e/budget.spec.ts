@@ -79,7 +79,7 @@ test.describe('no Studio code on public pages', () => {
  * The floor: the gzip JS of the empty page of bench/fixture, read from bench/fixture-floor.json.
  * That file is committed rather than measured here because measuring it needs a second Next build
  * and server (the fixture is not running during the browser tests), and it only changes with Next or
- * React themselves. `npm run measure:build` re-measures it and rewrites the file; the version check
+ * React themselves. `npm run bench -- pages` re-measures it and rewrites the file; the version check
  * below says when that is due.
  */
 type Floor = { next: string; react: string; jsGzip: number };
@@ -96,7 +96,7 @@ test('/ loads at most 20 KB more gzip JavaScript than an empty Next page', async
   };
   expect(
     { next: floor.next, react: floor.react },
-    'bench/fixture-floor.json was measured with another Next or React: run npm run measure:build and commit it',
+    'bench/fixture-floor.json was measured with another Next or React: run npm run bench -- pages and commit it',
   ).toEqual(installed);
 
   const bytes = await pageBytes(baseURL!, '/');

@@ -27,7 +27,7 @@ test.describe.configure({ mode: 'serial' });
 
 /** Per address, in each instance's memory (RATE_LIMIT_MAX) and in the database (client_max) alike. */
 const PER_ADDRESS = 3;
-/** How long a publish may take to show before the test calls it missed (the 2 s is measured: npm run measure:publish). */
+/** How long a publish may take to show before the test calls it missed (the 2 s is measured: npm run bench -- publish). */
 const PUBLISH_POLL_LIMIT_MS = 10_000;
 const RATE_LIMITED = seedMessage({ code: 'rateLimited' });
 const SITE_BUSY = seedMessage({ code: 'siteBusy' });

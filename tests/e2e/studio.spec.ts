@@ -175,7 +175,7 @@ for (const target of [embedded, hosted]) {
       await frame.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
       await phase('edit beside it', async () => {
         await studio.input(editor, 'title').fill(secondTitle);
-        // Generous: this only checks that it follows; `npm run measure:studio` measures how fast.
+        // Generous: this only checks that it follows; `npm run bench -- studio` measures how fast.
         await expect(preview.getByRole('heading', { level: 1 })).toContainText(secondTitle, { timeout: 15_000 });
       });
       expect(await frame.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);

@@ -1,0 +1,111 @@
+/**
+ * Every measurement `npm run bench` knows: its name, what it measures, its targets and the client that
+ * measures it (what `npm run bench -- --help` lists), and the module that runs it. Each module exports
+ * `measure(args)`, which returns a Report (report.ts). `standard` ones run when no name is given.
+ */
+import type { Report } from './report.ts';
+
+export type Measurement = {
+  name: string;
+  what: string;
+  target: string;
+  client: string;
+  standard?: boolean;
+  load: () => Promise<{ measure: (args: string[]) => Promise<Report> }>;
+};
+
+export const MEASUREMENTS: Measurement[] = [
+  {
+    name: 'site',
+    standard: true,
+    what: "the deployed shape (serve:prod: the server behind nginx's cache) against nginx serving the same page as files, in three encodings; support submissions through the cache against the bare server; publish → visible through the cache; /studio first byte; the bare server against a plain Next page of the same bytes; Lighthouse of each page against the one-heading page",
+    target:
+      'cache/files >= 0.8x; submissions cache/bare >= 0.9x, none lost; publish worst <= 2 s; /studio first byte <= 100 ms; bare/same bytes >= 0.95x; Lighthouse >= one-heading page - 1',
+    client: 'wrk (page views), autocannon (submissions), Node fetch and http, Lighthouse in Chromium',
+    load: () => import('./site/measure.ts'),
+  },
+  {
+    name: 'pages',
+    what: 'a clean next build (wall time, peak memory of the process tree), and the gzip JS/CSS/HTML a first load of each page takes beside the empty Next page of bench/fixture (re-records bench/fixture-floor.json; --fixture-only: the floor alone)',
+    target: "/'s JS <= the empty page's + 20 KB",
+    client: 'the build timed, its memory from /proc; Node http (page-bytes.ts, as the budget test counts)',
+    load: () => import('./pages.ts'),
+  },
+  {
+    name: 'lighthouse',
+    what: "Lighthouse (mobile) of /, /support, /privacy against the one-heading page and the plain page of the same bytes, with and without the site's stylesheet: score, TBT, LCP, observed LCP, LCP with the throttling applied",
+    target: "each page's score >= the one-heading page's - 1; /'s LCP <= the same-bytes page's",
+    client: 'Lighthouse in Chromium',
+    load: () => import('./lighthouse.ts'),
+  },
+  {
+    name: 'lcp',
+    what: 'what one Lighthouse LCP of a running page (`-- lcp URL...`) is made of: simulated and observed LCP, each request and when its script first ran',
+    target: 'none (a trace, for reading)',
+    client: 'Lighthouse in Chromium',
+    load: () => import('./lcp.ts'),
+  },
+  {
+    name: 'publish',
+    what: "dataset edits posted as signed webhooks through nginx's cache, until a page load shows each (INSTANCES=n: until each of n instances sharing Redis and nginx show it)",
+    target: 'worst <= 2 s',
+    client: 'Node fetch',
+    load: () => import('./publish.ts'),
+  },
+  {
+    name: 'shared-cache',
+    what: 'publish → visible on two instances sharing Redis',
+    target: 'worst <= 2 s',
+    client: 'Node fetch',
+    load: () => import('./shared-cache.ts'),
+  },
+  {
+    name: 'hosted',
+    what: 'on the hosted build against the local lake playing Sanity: publish → an open tab shows it on reload, and draft edit → the open preview shows it without a reload',
+    target: 'worst <= 2 s each',
+    client: 'Chromium via Playwright',
+    load: () => import('./hosted.ts'),
+  },
+  {
+    name: 'studio',
+    what: 'the real Studio on the embedded default: load cold and warm, edit → preview, first edit → preview as Presentation opens, publish → public page, history → revisions, revert → draft; the JavaScript of a cold load',
+    target: 'warm load worst <= 5 s; every other row worst <= 2 s',
+    client: 'Chromium via Playwright (publish: Node fetch reads the page)',
+    load: () => import('./studio/measure.ts'),
+  },
+  {
+    name: 'stack',
+    what: "the serve:prod stack's memory: the server idle, after page views, submissions and publishes, its peak, and nginx's",
+    target: 'none (reported for sizing)',
+    client: 'autocannon and Node fetch make the load; /proc gives the memory',
+    load: () => import('./stack.ts'),
+  },
+  {
+    name: 'durability',
+    what: 'submissions per second with STORE_FSYNC on and off, through the site and against the store alone, and the first write after a start',
+    target: 'none (reported)',
+    client: 'Node http (the form posted as a browser without JavaScript, through the site), PGlite in-process (the store alone)',
+    load: () => import('./durability.ts'),
+  },
+  {
+    name: 'quotas',
+    what: "what the database's quotas cost: inserts per second with and without the quota trigger, against the store, through PostgREST with supabase-js, and through the site",
+    target: 'none (reported)',
+    client: 'direct calls, supabase-js, autocannon',
+    load: () => import('./quotas/measure.ts'),
+  },
+  {
+    name: 'hostile',
+    what: 'hostile traffic against the build: 300 MB bodies, replayed and stale webhooks, 1,000 random /studio paths, security headers on refusals, crafted action calls, invisible characters',
+    target: 'every probe refused or answered as designed',
+    client: 'Node http and fetch',
+    load: () => import('./hostile/measure.ts'),
+  },
+  {
+    name: 'load',
+    what: '20 and 50 concurrent clients for 60 s on / and the support form, then faults: the hosted store down and back, PostgREST frozen, the server SIGKILLed and restarted',
+    target: 'lost = 0 and doubled = 0 in every phase',
+    client: 'autocannon and Node fetch',
+    load: () => import('./load/measure.ts'),
+  },
+];

@@ -13,13 +13,12 @@ export default class SlowestTests implements Reporter {
     if (result.status === 'skipped') return;
     const [, , file, ...titles] = test.titlePath();
     const title = `${file} › ${titles.join(' › ')}`;
-    const limitSeconds = test.timeout / 1000;
-    this.timings.push({ runner: 'browser', title, seconds: result.duration / 1000, limitSeconds });
-    // A beforeAll hook's time is not in the test's duration: listed on its own (with the describe's
-    // limit, which a hook that takes long sets on itself with test.setTimeout).
+    this.timings.push({ runner: 'browser', title, seconds: result.duration / 1000, limitSeconds: test.timeout / 1000 });
+    // A beforeAll hook's time is not in the test's duration, and its limit is not the test's: the
+    // config's, or what the hook sets with test.setTimeout (every hook that starts servers sets one).
     const hooks = result.steps.find((step) => step.category === 'hook' && step.title === 'Before Hooks');
     if (hooks && hooks.duration > 5000)
-      this.timings.push({ runner: 'browser', title: `${title} (before hooks)`, seconds: hooks.duration / 1000, limitSeconds });
+      this.timings.push({ runner: 'browser', title: `${title} (before hooks)`, seconds: hooks.duration / 1000, limitSeconds: null });
   }
 
   onEnd(): void {

@@ -10,7 +10,8 @@ import path from 'node:path';
 
 import { APP_ROOT } from './paths.ts';
 
-export type Timing = { runner: 'unit' | 'browser'; title: string; seconds: number; limitSeconds: number };
+/** limitSeconds is null for a beforeAll hook's time: its limit is its own (test.setTimeout in the hook), which a reporter cannot see. */
+export type Timing = { runner: 'unit' | 'browser'; title: string; seconds: number; limitSeconds: number | null };
 
 const DIR = path.join(APP_ROOT, '.data', 'test-timings');
 const fileOf = (runner: Timing['runner']) => path.join(DIR, `${runner}.json`);
@@ -38,14 +39,14 @@ function readTimings(): Timing[] {
 }
 
 const line = ({ runner, title, seconds, limitSeconds }: Timing) =>
-  `  ${seconds.toFixed(1).padStart(6)} s of ${String(limitSeconds).padStart(4)} s (${String(Math.round((100 * seconds) / limitSeconds)).padStart(2)}%)  ${runner}  ${title}`;
+  `  ${seconds.toFixed(1).padStart(6)} s ${limitSeconds === null ? 'of its own limit ' : `of ${String(limitSeconds).padStart(4)} s (${String(Math.round((100 * seconds) / limitSeconds)).padStart(2)}%)`}  ${runner}  ${title}`;
 
 /** The slowest tests of the last run, each beside its limit, and every one that used more than half of it. */
 export function slowestTestsReport(): string {
   const timings = readTimings();
   if (timings.length === 0) return '';
   const slowest = [...timings].sort((a, b) => b.seconds - a.seconds).slice(0, SHOWN);
-  const tight = timings.filter((timing) => timing.seconds * HEADROOM > timing.limitSeconds);
+  const tight = timings.filter(({ seconds, limitSeconds }) => limitSeconds !== null && seconds * HEADROOM > limitSeconds);
   return [
     `The ${slowest.length} slowest tests, each beside its limit:`,
     ...slowest.map(line),

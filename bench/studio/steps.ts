@@ -148,9 +148,8 @@ export const historyPanel = (session: Editing): Promise<number[]> =>
   });
 
 /**
- * Each run opens the seed's revision in the history (untimed; a revert closes the panel, so every run
- * after the first opens it again), then times "Revert to revision", confirmed, until the form is the
- * draft it made: editable, with the seed's title. The draft is then discarded, so each run reverts the
+ * Each run opens the policy and its history afresh and opens the seed's revision (untimed), then times
+ * "Revert to revision", confirmed, until the form is the draft it made: editable, with the seed's title. The draft is then discarded, so each run reverts the
  * same published policy.
  */
 export function revertToDraft(session: Editing, seedTitle: string): Promise<number[]> {
@@ -158,7 +157,10 @@ export function revertToDraft(session: Editing, seedTitle: string): Promise<numb
   const title = studio.input(editor, 'title');
   const items = studio.historyItems(editor);
   return eachRun(session, 'revert → draft', async () => {
-    if (!(await items.first().isVisible())) await openHistory(editor);
+    // Afresh each run: the panel of a page open for long lists what its last listener-triggered reload
+    // asked for (the Studio asks for 10 events then), which after many publishes no longer reaches the seed.
+    await openStudio(editor, session.origin, 'structure/privacyPolicy', title);
+    await openHistory(editor);
     // The seed's revision is the oldest: the last entry once the panel lists more than the newest.
     await items.nth(1).waitFor({ state: 'visible', timeout: TIMEOUT_MS });
     await items.last().click();

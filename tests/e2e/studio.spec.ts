@@ -71,6 +71,15 @@ const hosted: Target = {
   reset: () => resetLake(E2E_SERVERS.hosted.url),
 };
 
+/** Types `text` at the end of the policy's first section, in its rich-text editor, and closes it. */
+async function appendToFirstSection(editor: Page, text: string): Promise<void> {
+  await studio.field(editor, 'sections').locator('[data-testid="default-preview"]').first().click();
+  await studio.richText(editor).click();
+  await editor.keyboard.press('Control+End');
+  await editor.keyboard.type(` ${text}`);
+  await editor.keyboard.press('Escape');
+}
+
 const DOCUMENTS = [
   { title: 'Site settings', field: 'productName', value: SEED.settings.productName },
   { title: 'Landing page', field: 'hero.headline', value: SEED.landing.hero?.headline },
@@ -136,11 +145,7 @@ for (const target of [embedded, hosted]) {
     test('a string and a rich-text edit make a draft, which visitors do not see, and the status line says "Edited"', async () => {
       await phase('edit the title and a section', async () => {
         await studio.input(editor, 'title').fill(title);
-        await studio.field(editor, 'sections').locator('[data-testid="default-preview"]').first().click();
-        await studio.richText(editor).click();
-        await editor.keyboard.press('Control+End');
-        await editor.keyboard.type(` ${sentence}`);
-        await editor.keyboard.press('Escape');
+        await appendToFirstSection(editor, sentence);
       });
       await phase('the draft in the lake', async () => {
         await expect.poll(async () => textOf(await target.read('drafts.privacyPolicy'))).toContain(sentence);
@@ -238,11 +243,7 @@ for (const target of [embedded, hosted]) {
 
     test('a changed section warns that "Last updated" is older; an emptied title and six sections each block Publish', async () => {
       await phase('change a section', async () => {
-        await studio.field(editor, 'sections').locator('[data-testid="default-preview"]').first().click();
-        await studio.richText(editor).click();
-        await editor.keyboard.press('Control+End');
-        await editor.keyboard.type(` ${sentence}`);
-        await editor.keyboard.press('Escape');
+        await appendToFirstSection(editor, sentence);
       });
       await phase('the "Last updated" warning', async () => {
         await studio.field(editor, 'lastUpdated').locator('[data-testid="input-validation-icon-warning"]').hover();

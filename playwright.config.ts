@@ -51,6 +51,9 @@ export default defineConfig({
   // Not `npm run start`: the data dir and the dataset copy must be ready before each server starts,
   // and Playwright starts webServers before any globalSetup (checked in 1.65).
   // The Node running Playwright (24 under npm test), not whatever `node` is first on PATH.
+  // Playwright waits for each site server only until it listens; the global setup then waits, for all at
+  // once, until each has answered its first request (which runs its start).
+  globalSetup: './testkit/e2e-warm.ts',
   webServer: [
     // The hosted server's Content Lake: the seed, served by the stand-in, which the hosted tests edit.
     {
@@ -62,9 +65,9 @@ export default defineConfig({
       stdout: 'ignore' as const,
       stderr: 'pipe' as const,
     },
-    ...Object.values(E2E_SERVERS).map(({ port, url, env }) => ({
+    ...Object.values(E2E_SERVERS).map(({ port, env }) => ({
       command: `${JSON.stringify(process.execPath)} testkit/e2e-server.mjs -p ${port} -H 127.0.0.1`,
-      url,
+      port,
       reuseExistingServer: !process.env.CI,
       timeout: 120_000,
       env: { ...env, NEXT_PUBLIC_SITE_URL: SITE_URL },

@@ -51,8 +51,8 @@ export default defineConfig({
   // Not `npm run start`: the data dir and the dataset copy must be ready before each server starts,
   // and Playwright starts webServers before any globalSetup (checked in 1.65).
   // The Node running Playwright (24 under npm test), not whatever `node` is first on PATH.
-  // Playwright waits for each site server only until it listens; the global setup then waits, for all at
-  // once, until each has answered its first request (which runs its start).
+  // Playwright waits for each site server only until it listens, so their starts (the store opened) overlap;
+  // the global setup then waits until each answers.
   globalSetup: './testkit/e2e-warm.ts',
   webServer: [
     // The hosted server's Content Lake: the seed, served by the stand-in, which the hosted tests edit.

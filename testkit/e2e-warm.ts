@@ -1,8 +1,8 @@
 /**
- * Playwright's globalSetup (playwright.config.ts): waits until every browser-test server answers. Playwright
- * waits for each of its webServers in turn, and only until it listens: a server's first request then runs
- * its start (the store opened, the dataset read; about 13 s on a 2-core machine), and asked here of all of
- * them at once, those starts overlap instead of queueing.
+ * Playwright's globalSetup (playwright.config.ts): waits until every browser-test server answers. `next start`
+ * listens before its start has finished (instrumentation opens a fresh store: about 7 s of the ~12 s before a
+ * first answer on a 2-core machine), and requests wait for it. Playwright starts its webServers in turn and
+ * waits for each only until it listens, so those starts overlap; this waits for all of them to end.
  */
 import { E2E_SERVERS } from './e2e-servers.ts';
 import { waitForHttp } from './processes.ts';

@@ -12,7 +12,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite } from '../lib/support/pglite-core.mjs';
 
 import { migrate } from './migrate.mjs';
 

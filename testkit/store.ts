@@ -9,7 +9,7 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite } from '../lib/support/pglite-core.mjs';
 
 /** Where the app keeps its embedded store under DATA_DIR (lib/support/pglite.ts). */
 export const storeDir = (dataDir: string) => path.join(path.resolve(dataDir), 'pglite');

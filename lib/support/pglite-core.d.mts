@@ -1,8 +1,10 @@
-import type { PGlite } from '@electric-sql/pglite';
+import { PGlite } from '@electric-sql/pglite';
 
 import type { Table, TableInsert } from './database.types';
 
 export type { Table };
+/** PGlite, for the tests' and tools' own databases: from here, after the module's V8 setting. */
+export { PGlite };
 
 /** The database's quotas (supabase/migrations/*_quotas.sql), as the app's RATE_LIMIT_* settings give them. */
 export type Quotas = { clientMax: number; siteMax: number; windowSeconds: number };

@@ -3,12 +3,25 @@
 import { closeSync, existsSync, fsyncSync, openSync, readdirSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 
 import { PGlite } from '@electric-sql/pglite';
 import { NodeFS } from '@electric-sql/pglite/nodefs';
 
 import { migrate } from '../../supabase/migrate.mjs';
 import { appPath } from '../app-root.mjs';
+
+// V8 (Node 22 to 26) can abort the whole process, `Check failed: jit_page_->allocations_.erase(addr) == 1`
+// in Runtime_TierUpWasmToJSWrapper, when two threads tier up and free wasm-to-JS import wrappers at once
+// (nodejs/node#64500, open). PGlite calls a JS import for every file operation, and the server runs it in
+// a worker thread beside the main thread's own WebAssembly. A budget no store reaches keeps every import
+// on V8's generic wrapper, so none is compiled or freed. V8 flags are per process and read when a module
+// is instantiated, so this runs before any PGlite opens: every PGlite of the app and its tests comes from
+// here. `npm run bench -- pglite-threads` measures the crash with and without it.
+setFlagsFromString('--wasm-wrapper-tiering-budget=2147483647');
+
+/** PGlite, for the tests' and tools' own databases: imported from here, so the line above has run. */
+export { PGlite };
 
 // bootstrap.sql and migrations/, read at run time (next.config.ts ships them with the standalone server).
 const SUPABASE_DIR = appPath('supabase');

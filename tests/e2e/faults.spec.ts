@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite } from '../../lib/support/pglite-core.mjs';
 import { expect, test } from '@playwright/test';
 
 import { GENERIC_FAILURE, REQUEST_SENT, SEED_FORM } from '../../testkit/seed-copy.ts';

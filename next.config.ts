@@ -37,8 +37,9 @@ const nextConfig: NextConfig = {
     ],
   },
   reactStrictMode: true,
-  // npm test runs tsc over the whole project before it builds, and says so with TYPES_CHECKED=1: Next's
-  // own check is then the same work again, in each of its two builds (21–27 s apiece). Any other build checks.
+  // npm test runs next typegen and tsc over the whole project before it builds, and says so with
+  // TYPES_CHECKED=1: Next's own check is then the same work again, in each of its two builds (21–27 s
+  // apiece). Any other build checks.
   typescript: { ignoreBuildErrors: process.env.TYPES_CHECKED === '1' },
   // Content is cached with 'use cache' (lib/content/fetch.ts) until the publish webhook revalidates its
   // tags; the pages are prerendered from it.

@@ -149,8 +149,8 @@ export const historyPanel = (session: Editing): Promise<number[]> =>
 
 /**
  * Each run opens the policy and its history afresh and opens the seed's revision (untimed), then times
- * "Revert to revision", confirmed, until the form is the draft it made: editable, with the seed's title. The draft is then discarded, so each run reverts the
- * same published policy.
+ * "Revert to revision", confirmed, until the form is the draft it made: editable, with the seed's title.
+ * The draft is then discarded, so each run reverts the same published policy.
  */
 export function revertToDraft(session: Editing, seedTitle: string): Promise<number[]> {
   const { editor } = session;

@@ -15,9 +15,9 @@ import { appPath } from '../app-root.mjs';
 // in Runtime_TierUpWasmToJSWrapper, when two threads tier up and free wasm-to-JS import wrappers at once
 // (nodejs/node#64500, open). PGlite calls a JS import for every file operation, and the server runs it in
 // a worker thread beside the main thread's own WebAssembly. A budget no store reaches keeps every import
-// on V8's generic wrapper, so none is compiled or freed. V8 flags are per process and read when a module
-// is instantiated, so this runs before any PGlite opens: every PGlite of the app and its tests comes from
-// here. `npm run bench -- pglite-threads` measures the crash with and without it.
+// on V8's generic wrapper, so none is compiled or freed. V8 flags are per process; this runs before any
+// PGlite opens, because every PGlite of the app and its tests comes from here. `npm run bench --
+// pglite-threads` counts the wrappers compiled and the aborts, with and without it.
 setFlagsFromString('--wasm-wrapper-tiering-budget=2147483647');
 
 /** PGlite, for the tests' and tools' own databases: imported from here, so the line above has run. */

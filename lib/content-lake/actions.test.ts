@@ -199,7 +199,7 @@ describe('the other document actions', () => {
     expect(doc('drafts.faq')).toMatchObject({ title: 'First', _rev: id });
   });
 
-  it.each(['sanity.action.release.publish', 'sanity.action.document.version.create', 'sanity.action.document.frobnicate', 42])(
+  it.each(['sanity.action.release.frobnicate', 'sanity.action.document.version.frobnicate', 'sanity.action.document.frobnicate', 42])(
     'refuses the action type %s with 400 unsupportedActionError',
     async (actionType) => {
       const { act, snapshot } = await lakeWith();

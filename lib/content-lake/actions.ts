@@ -1,21 +1,21 @@
 /**
  * Sanity's Actions API (sanity.io/docs/http-actions), through which the Studio does all ordinary editing:
- * each action becomes writes to the draft and published documents of one transaction. Release and version
- * actions are refused: the local lake has no content releases.
+ * each action becomes writes to the draft, version and published documents of one transaction. The
+ * document actions are here; a draft's place may be taken by a release's version (`versions.<release>.<id>`),
+ * as the Studio edits inside a release with the same actions. Version actions: versions.ts; release
+ * actions: release-actions.ts.
  */
-import { draftIdOf, isDraftId, isValidId, publishedIdOf, type SanityDocument } from './documents.ts';
+import { isVariantOf, publishable, publishedIdIn, type ActionContext, type Fail, type Step, type Action } from './action-step.ts';
+import { draftIdOf, isDraftId, isVersionId, publishedIdOf, type SanityDocument } from './documents.ts';
 import { itemError } from './errors.ts';
 import { patchDocument, type Patch } from './mutations.ts';
+import { RELEASE_ACTIONS } from './release-actions.ts';
 import type { TransactionBuilder } from './transaction.ts';
+import { VERSION_ACTIONS } from './versions.ts';
 
-/** What keeps a document from being published (the schema's rules); empty when it may be. */
-export type Validate = (doc: SanityDocument) => Promise<string[]>;
+export type { ActionContext, Validate } from './action-step.ts';
 
-type Action = Record<string, unknown> & { actionType?: unknown };
-type Fail = (type: string, description: string, status?: number) => never;
-type Step = { tx: TransactionBuilder; action: Action; fail: Fail; validate?: Validate };
-
-const PREFIX = 'sanity.action.document.';
+const PREFIX = 'sanity.action.';
 const isString = (value: unknown) => typeof value === 'string';
 
 /** The optional fields, and what each must be when given: a precondition of another type is refused, never skipped. */
@@ -27,12 +27,18 @@ const OPTIONAL: Record<string, [valid: (value: unknown) => boolean, shape: strin
   includeDrafts: [(value) => Array.isArray(value) && value.every(isString), 'an array of document ids'],
 };
 
-function ids({ action, fail }: Step): { draftId: string; publishedId: string } {
-  const publishedId = typeof action.publishedId === 'string' ? action.publishedId : undefined;
-  const draftId = typeof action.draftId === 'string' ? action.draftId : publishedId && draftIdOf(publishedId);
-  if (!publishedId || !draftId || !isValidId(publishedId) || publishedId.includes('.') || draftId !== draftIdOf(publishedId))
-    fail('validationError', `${String(action.actionType)} needs a publishedId and its draft id drafts.<publishedId>`, 400);
-  return { draftId: draftId!, publishedId: publishedId! };
+/** The published id and the variant an action edits: `draftId`, the draft or a version, drafts.<publishedId> when absent. */
+function ids(step: Step): { draftId: string; publishedId: string } {
+  const { action, fail } = step;
+  const publishedId = publishedIdIn(step);
+  const draftId = typeof action.draftId === 'string' ? action.draftId : draftIdOf(publishedId);
+  if (!isVariantOf(draftId, publishedId))
+    fail(
+      'validationError',
+      `${String(action.actionType)}'s draftId must be drafts.${publishedId} or versions.<release>.${publishedId}`,
+      400,
+    );
+  return { draftId, publishedId };
 }
 
 function attributes({ action, fail }: Step, publishedId: string): SanityDocument {
@@ -40,12 +46,13 @@ function attributes({ action, fail }: Step, publishedId: string): SanityDocument
   if (typeof doc !== 'object' || doc === null || typeof doc._type !== 'string')
     fail('validationError', 'attributes must be a document with a string _type', 400);
   const id = typeof doc!._id === 'string' ? doc!._id : draftIdOf(publishedId);
-  if (!isDraftId(id) || publishedIdOf(id) !== publishedId) fail('validationError', `attributes._id must be drafts.${publishedId}`, 400);
+  if (!isVariantOf(id, publishedId))
+    fail('validationError', `attributes._id must be drafts.${publishedId} or versions.<release>.${publishedId}`, 400);
   return { ...structuredClone(doc!), _id: id };
 }
 
 function create(step: Step) {
-  const { publishedId } = ids({ ...step, action: { ...step.action, draftId: undefined } });
+  const publishedId = publishedIdIn(step);
   const doc = attributes(step, publishedId);
   if (step.tx.get(doc._id)) {
     if (step.action.ifExists === 'ignore') return;
@@ -73,7 +80,7 @@ async function publish(step: Step) {
     fail('conflictError', `Draft "${draftId}" has another revision than ${action.ifDraftRevisionId}`);
   if (typeof action.ifPublishedRevisionId === 'string' && action.ifPublishedRevisionId !== published?._rev)
     fail('conflictError', `Document "${publishedId}" has another revision than ${action.ifPublishedRevisionId}`);
-  const next = { ...draft, _id: publishedId, _createdAt: published?._createdAt ?? draft._createdAt };
+  const next = publishable(draft, publishedId, published);
   const problems = validate ? await validate(next) : [];
   if (problems.length > 0) fail('validationError', `"${publishedId}" cannot be published: ${problems.join('; ')}`);
   tx.delete(draftId);
@@ -81,8 +88,9 @@ async function publish(step: Step) {
 }
 
 function discard({ tx, action, fail }: Step) {
-  const draftId = typeof action.draftId === 'string' && isDraftId(action.draftId) ? action.draftId : undefined;
-  if (!draftId) fail('validationError', 'discard needs a draftId (drafts.<id>)', 400);
+  const draftId =
+    typeof action.draftId === 'string' && (isDraftId(action.draftId) || isVersionId(action.draftId)) ? action.draftId : undefined;
+  if (!draftId) fail('validationError', 'discard needs a draftId (drafts.<id> or versions.<release>.<id>)', 400);
   if (!tx.delete(draftId!)) fail('documentNotFoundError', `Document by ID "${draftId}" not found`);
 }
 
@@ -97,29 +105,31 @@ function unpublish(step: Step) {
 
 function remove(step: Step) {
   const { tx, action } = step;
-  const { publishedId } = ids({ ...step, action: { ...action, draftId: undefined } });
+  const publishedId = publishedIdIn(step);
   const drafts = Array.isArray(action.includeDrafts) ? action.includeDrafts.filter((id): id is string => typeof id === 'string') : [];
   for (const id of [publishedId, draftIdOf(publishedId), ...drafts]) if (publishedIdOf(id) === publishedId) tx.delete(id);
 }
 
 function replaceDraft(step: Step) {
-  const { publishedId } = ids({ ...step, action: { ...step.action, draftId: undefined } });
+  const publishedId = publishedIdIn(step);
   const doc = attributes(step, publishedId);
   step.tx.put(doc._id, doc);
 }
 
 const ACTIONS: Record<string, (step: Step) => void | Promise<void>> = {
-  create,
-  edit,
-  publish,
-  discard,
-  unpublish,
-  delete: remove,
-  replaceDraft,
+  'document.create': create,
+  'document.edit': edit,
+  'document.publish': publish,
+  'document.discard': discard,
+  'document.unpublish': unpublish,
+  'document.delete': remove,
+  'document.replaceDraft': replaceDraft,
+  ...VERSION_ACTIONS,
+  ...RELEASE_ACTIONS,
 };
 
 /** Applies one action to the transaction, or throws Sanity's actionError for it. */
-export async function applyAction(tx: TransactionBuilder, action: unknown, index: number, validate?: Validate): Promise<void> {
+export async function applyAction(tx: TransactionBuilder, action: unknown, index: number, context: ActionContext = {}): Promise<void> {
   const fail: Fail = (type, description, status = 409) => {
     throw itemError('actionError', index, type, description, status);
   };
@@ -130,5 +140,5 @@ export async function applyAction(tx: TransactionBuilder, action: unknown, index
     fail('unsupportedActionError', `Action type "${String(given.actionType)}" is not supported by the local Content Lake`, 400);
   for (const [field, [valid, shape]] of Object.entries(OPTIONAL))
     if (given[field] !== undefined && !valid(given[field])) fail('validationError', `${field} must be ${shape}`, 400);
-  await run({ tx, action: given, fail, validate });
+  await run({ ...context, tx, action: given, fail });
 }

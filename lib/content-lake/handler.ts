@@ -20,6 +20,7 @@ import { LakeError, httpError } from './errors.ts';
 import { historyEndpoint } from './history-api.ts';
 import type { Lake } from './lake.ts';
 import { projectAnswer } from './project-api.ts';
+import { openReleases } from './releases.ts';
 import { listenEndpoint, liveEndpoint } from './stream-api.ts';
 
 export type LakeHandler = (request: Request, caller: Caller) => Promise<Response>;
@@ -79,6 +80,7 @@ async function route(lake: Lake, request: Request, caller: Caller, path: string,
     user,
     author: (id: string) => lake.dataset.history.author(id),
     body: () => readJson(request),
+    openReleases: () => openReleases(lake.dataset.documents()),
   };
   const answer = await projectAnswer(rest, context);
   if (answer) return json(answer.body, cors, answer.status);

@@ -156,6 +156,13 @@ function lastAlive({ entries }: Timeline, id: string): number {
   return -1;
 }
 
+/** Document `id` as it last existed (now, or just before it was deleted), or null when the history never held it. */
+export async function lastState(history: History, id: string): Promise<SanityDocument | null> {
+  const timeline = await history.timeline();
+  const position = lastAlive(timeline, id);
+  return position < 0 ? null : history.stateAt(timeline, id, position);
+}
+
 /**
  * The document as transaction `position` left it. A draft asked for at a publish it was not part of (the
  * document published from a commit, with no draft) is the published document: what the draft would have been.

@@ -7,13 +7,15 @@
 import type { Access } from './access.ts';
 import { applyAction, type Validate } from './actions.ts';
 import { Dataset, type DatasetOptions } from './dataset.ts';
-import { isPublishedId, type SanityDocument } from './documents.ts';
+import { isPublishedId, isReleaseId, type SanityDocument } from './documents.ts';
 import { lakeError, newId } from './errors.ts';
+import { lastState } from './history-api.ts';
 import { Listeners } from './listener.ts';
 import { LiveEvents } from './live-events.ts';
 import { applyMutation, type MutationResult } from './mutations.ts';
 import type { User } from './project-api.ts';
 import { Queries } from './queries.ts';
+import { checkVersions, markFailed, ReleasePublishError } from './releases.ts';
 import type { Transaction } from './transaction.ts';
 
 export type LakeOptions = DatasetOptions & {
@@ -74,6 +76,10 @@ export class Lake {
         async (tx) => {
           const results: MutationResult[] = [];
           for (const [index, mutation] of mutations.entries()) results.push(...(await applyMutation(tx, mutation, index, select)));
+          // The bounds and states of releases hold for raw mutations too: only their actions change them.
+          const release = tx.changes().find((change) => isReleaseId(change.id));
+          if (release) throw lakeError(409, 'mutationError', `"${release.id}" is a release: it changes through the release actions only`);
+          checkVersions(tx);
           return results;
         },
         transactionId,
@@ -83,19 +89,38 @@ export class Lake {
       .then(({ result }) => ({ transactionId, results: result }));
   }
 
-  act(actions: unknown, transactionId = newId(), dryRun = false): Promise<{ transactionId: string }> {
+  /**
+   * One transaction of `actions`, or none. A dry run answers exactly as the real one would and writes
+   * nothing: the Studio sends dry-run publishes, archives and deletes of a release just to draw its menus.
+   */
+  async act(actions: unknown, transactionId = newId(), dryRun = false): Promise<{ transactionId: string }> {
     if (!Array.isArray(actions) || actions.length === 0)
       throw lakeError(400, 'actionError', 'The request body must be {"actions": [...]} with at least one action');
-    return this.dataset
-      .commit(
+    const context = {
+      validate: this.options.validate,
+      lastState: (id: string) => lastState(this.dataset.history, id),
+      userId: this.options.user?.id,
+    };
+    try {
+      await this.dataset.commit(
         async (tx) => {
-          for (const [index, action] of actions.entries()) await applyAction(tx, action, index, this.options.validate);
+          for (const [index, action] of actions.entries()) await applyAction(tx, action, index, context);
+          checkVersions(tx);
         },
         transactionId,
         this.options.user?.id,
         dryRun,
-      )
-      .then(() => ({ transactionId }));
+      );
+    } catch (error) {
+      if (error instanceof ReleasePublishError && !dryRun) await this.recordFailure(error);
+      throw error;
+    }
+    return { transactionId };
+  }
+
+  /** A release's publish that failed: the release shows why, in a transaction of its own. */
+  async recordFailure(error: ReleasePublishError): Promise<void> {
+    await this.dataset.commit(async (tx) => markFailed(tx, error.release, error.reason), newId(), this.options.user?.id);
   }
 
   /** Replaces the whole dataset, as an import with --replace does: live streams get `restart`. */

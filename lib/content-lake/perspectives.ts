@@ -66,7 +66,8 @@ function overlay(documents: readonly SanityDocument[], layers: readonly string[]
     const candidates = [...layers.map((layer) => (layer === 'drafts' ? `drafts.${id}` : `versions.${layer}.${id}`)), id];
     const top = candidates.map((candidate) => byId.get(candidate)).find((found) => found !== undefined);
     if (!top || (top._system as { delete?: boolean } | undefined)?.delete === true) continue;
-    result.push(top._id === id ? top : { ...top, _id: id });
+    // Under the published id, naming the variant it came from, as the Content Lake does (the Studio reads `_originalId`).
+    result.push(top._id === id ? top : { ...top, _id: id, _originalId: top._id });
   }
   return result;
 }

@@ -1,9 +1,12 @@
 /**
  * What the Studio asks of Sanity's API besides its data, answered so it runs with no project on
  * sanity.io (../shared/STUDIO-API.md lists each call and what it does on failure): the signed-in user and
- * their role, the dataset's grants, the project, and "off" or "empty" for features, upsells, schedules,
- * saved UI state, schema uploads and telemetry. Each answer has the shape the Studio reads.
+ * their role, the dataset's grants, the project, the features the lake has (content releases, scheduled
+ * drafts) and the bound on releases, and "off" or "empty" for upsells, the old scheduled publishing, saved
+ * UI state, schema uploads and telemetry. Each answer has the shape the Studio reads.
  */
+import { MAX_ACTIVE_RELEASES } from './releases.ts';
+
 export type User = { id: string; name: string; email: string; role: string; roles: { name: string; title: string }[] };
 
 /** Everything, for whoever may use the lake (the grant Sanity gives an administrator). */
@@ -33,10 +36,32 @@ type Context = {
   /** Who else the history names (commit authors, the dataset file): their names, for the Studio's avatars. */
   author: (id: string) => Promise<{ id: string; name: string; email?: string } | undefined>;
   body: () => Promise<unknown>;
+  /** How many releases count toward MAX_ACTIVE_RELEASES now. */
+  openReleases: () => number;
 };
 type Route = [method: string, path: RegExp, answer: (match: RegExpExecArray, context: Context) => Answer | Promise<Answer>];
 
 const ok = (body: unknown): Answer => ({ body });
+
+/** What the Studio's gates look for in /features (../shared/STUDIO-HISTORY.md §2, "What gates the feature"). */
+export const FEATURES = ['contentReleases', 'singleDocRelease'];
+
+/** Whether one more release may be made; at the bound, a 403 with the same body, which the Studio reads as "at the limit". */
+function releaseLimits({ openReleases }: Context): Answer {
+  const count = openReleases();
+  return {
+    status: count >= MAX_ACTIVE_RELEASES ? 403 : 200,
+    body: {
+      data: {
+        orgActiveReleaseCount: count,
+        orgMeteredActiveReleaseCount: count,
+        datasetReleaseLimit: MAX_ACTIVE_RELEASES,
+        // No bound across projects: the lake is the whole "organisation". (0 would read as misconfigured.)
+        orgActiveReleaseLimit: null,
+      },
+    },
+  };
+}
 
 function project({ projectId, user }: Context): Answer {
   const members = user ? [{ id: user.id, role: user.role, roles: user.roles, isCurrentUser: true, isRobot: false }] : [];
@@ -73,7 +98,8 @@ const ROUTES: Route[] = [
   ['GET', /^\/projects\/[^/]+\/grants$/, () => ok({})],
   ['GET', /^\/projects\/[^/]+\/user-applications$/, () => ok([])],
   ['POST', /^\/projects\/[^/]+\/user-applications\/.*$/, () => ok({})],
-  ['GET', /^\/features$/, () => ok([])],
+  ['GET', /^\/features$/, () => ok(FEATURES)],
+  ['GET', /^\/projects\/[^/]+\/new-content-release-allowed$/, (_, context) => releaseLimits(context)],
   ['GET', /^\/subscriptions\/project\/[^/]+$/, () => ok({ subscriptions: [] })],
   ['GET', /^\/schedules\/[^/]+\/[^/]+$/, () => ok({ schedules: [] })],
   ['GET', /^\/users\/me\/keyvalue\/.+$/, () => ok([])],

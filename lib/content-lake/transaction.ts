@@ -91,6 +91,12 @@ export class TransactionBuilder {
     return true;
   }
 
+  /** The ids that start with `prefix` as this transaction sees the dataset (its own writes included), sorted. */
+  idsStartingWith(prefix: string): string[] {
+    const ids = new Set([...this.base.keys(), ...this.written.keys()].filter((id) => id.startsWith(prefix)));
+    return [...ids].filter((id) => this.get(id) !== undefined).sort();
+  }
+
   /** Every document whose state differs from the dataset's, in the order first written. */
   changes(): Change[] {
     return [...this.written]

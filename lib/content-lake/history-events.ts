@@ -1,10 +1,10 @@
 /**
  * The events of Sanity's events API (`/data/history/:ds/events/documents/:id`), derived from what a
  * transaction did to a document's published and draft variants: the draft created, published, discarded,
- * the document unpublished or deleted. Edits are not events: the Studio builds them from the transactions
+ * the document unpublished or deleted; a release's version published with its release. Edits are not events: the Studio builds them from the transactions
  * between events. Each event is listed under the variant ids the events API shows it for.
  */
-import { draftIdOf, isDraftId, isPublishedId, publishedIdOf } from './documents.ts';
+import { draftIdOf, isDraftId, isPublishedId, isReleaseId, publishedIdOf, releaseOfVersion } from './documents.ts';
 import type { Change } from './transaction.ts';
 
 export type HistoryEvent = {
@@ -41,7 +41,10 @@ export function eventsOf(
     const after = (change: Change | undefined, variant: string) => (change ? change.after !== null : exists(variant));
     const draftCreated = !!draft && draft.before === null && draft.after !== null;
 
-    if (main?.after) {
+    const released = main?.after ? releasedVersion(transaction.changes, documentId) : undefined;
+    if (released) {
+      add('publishDocumentVersion', [documentId, released.versionId], { revisionId: id, ...released });
+    } else if (main?.after) {
       // The draft it was published from, as it was last: where the Studio looks for what was published.
       const publishedDraft = draft?.before && !draft.after ? { versionRevisionId: draft.before._rev } : {};
       add('publishDocumentVersion', [documentId, draftId], { revisionId: id, ...publishedDraft, publishCause: 'document.publish' });
@@ -59,4 +62,20 @@ export function eventsOf(
     }
   }
   return listed;
+}
+
+/** The version of `documentId` that a release's publish in this transaction took out, and how the release went out. */
+function releasedVersion(changes: readonly Change[], documentId: string) {
+  const version = changes.find((change) => releaseOfVersion(change.id) !== undefined && publishedIdOf(change.id) === documentId);
+  if (!version?.before || version.after) return undefined;
+  const releaseId = releaseOfVersion(version.id)!;
+  const release = changes.find((change) => isReleaseId(change.id) && change.after?.name === releaseId);
+  if (release?.after?.state !== 'published') return undefined;
+  const scheduled = release.before?.state === 'scheduled';
+  return {
+    versionId: version.id,
+    releaseId,
+    versionRevisionId: version.before._rev,
+    publishCause: scheduled ? 'release.schedule' : 'release.publish',
+  };
 }

@@ -165,6 +165,22 @@ describe('publishing a release', () => {
     );
   });
 
+  it("tells the document's history it was published by the release", async () => {
+    const { act, send, doc } = await prepared();
+    const versionRev = doc(VERSION)!._rev;
+    await act([release(RELEASE, 'publish')], { transactionId: 'tx-release' });
+    const { body } = await send('/data/history/production/events/documents/policy');
+    expect((body.events as Record<string, unknown[]>).policy![0]).toMatchObject({
+      type: 'publishDocumentVersion',
+      documentId: 'policy',
+      revisionId: 'tx-release',
+      versionId: VERSION,
+      releaseId: RELEASE,
+      versionRevisionId: versionRev,
+      publishCause: 'release.publish',
+    });
+  });
+
   it('publishes nothing when one version breaks the schema, and the release stays active showing why', async () => {
     const validate: Validate = async (doc) => (doc.sections === 7 ? [] : [`sections: must be 7, not ${String(doc.sections)}`]);
     const { act, doc } = await prepared(validate, 6);

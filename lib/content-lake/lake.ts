@@ -7,7 +7,7 @@
 import type { Access } from './access.ts';
 import { applyAction, type Validate } from './actions.ts';
 import { Dataset, type DatasetOptions } from './dataset.ts';
-import { isPublishedId, isReleaseId, type SanityDocument } from './documents.ts';
+import { isPublishedId, isReleaseId, releaseDocumentId, type SanityDocument } from './documents.ts';
 import { lakeError, newId } from './errors.ts';
 import { lastState } from './history-api.ts';
 import { Listeners } from './listener.ts';
@@ -15,7 +15,8 @@ import { LiveEvents } from './live-events.ts';
 import { applyMutation, type MutationResult } from './mutations.ts';
 import type { User } from './project-api.ts';
 import { Queries } from './queries.ts';
-import { checkVersions, markFailed, ReleasePublishError } from './releases.ts';
+import { checkVersions, isRelease, markFailed, publishRelease, ReleasePublishError } from './releases.ts';
+import { Scheduler } from './scheduler.ts';
 import type { Transaction } from './transaction.ts';
 
 export type LakeOptions = DatasetOptions & {
@@ -30,6 +31,8 @@ export type LakeOptions = DatasetOptions & {
   heartbeatMs?: number;
   /** After each committed transaction. */
   onCommit?: (transaction: Transaction) => void;
+  /** After onCommit, for a release published at its time: a transaction no request made (see scheduler.ts). */
+  onScheduledPublish?: (transaction: Transaction) => void;
 };
 
 export class Lake {
@@ -40,8 +43,11 @@ export class Lake {
   readonly live: LiveEvents;
   readonly projectId: string;
   readonly datasetName: string;
+  readonly scheduler: Scheduler;
   private readonly heartbeat: NodeJS.Timeout;
   private telling: Promise<void> = Promise.resolve();
+  /** The transactions the scheduler committed, until they are told. */
+  private readonly scheduled = new Set<string>();
 
   constructor(options: LakeOptions, dataset: Dataset) {
     this.options = options;
@@ -61,10 +67,14 @@ export class Lake {
       this.listeners.beat();
       this.live.beat();
     }, options.heartbeatMs ?? 15_000).unref();
+    this.scheduler = new Scheduler(dataset, (release) => this.publishScheduled(release));
   }
 
+  /** The lake of `options`, with the releases that fell due while no lake ran already published. */
   static async open(options: LakeOptions): Promise<Lake> {
-    return new Lake(options, await Dataset.open(options));
+    const lake = new Lake(options, await Dataset.open(options));
+    await lake.scheduler.start();
+    return lake;
   }
 
   mutate(mutations: unknown, transactionId = newId(), dryRun = false): Promise<{ transactionId: string; results: MutationResult[] }> {
@@ -118,6 +128,30 @@ export class Lake {
     return { transactionId };
   }
 
+  /** Publishes release `name` if it is still scheduled and due: the scheduler's one way to write. */
+  async publishScheduled(name: string): Promise<void> {
+    const id = newId();
+    this.scheduled.add(id);
+    try {
+      const { transaction } = await this.dataset.commit(
+        async (tx) => {
+          const release = tx.get(releaseDocumentId(name));
+          if (!isRelease(release) || release.state !== 'scheduled' || !(Date.parse(release.publishAt ?? '') <= Date.now())) return;
+          await publishRelease(tx, release, this.options.validate, (type, description, status = 409) => {
+            throw lakeError(status, type, description);
+          });
+        },
+        id,
+        this.options.user?.id,
+      );
+      if (transaction.changes.length === 0) this.scheduled.delete(id);
+    } catch (error) {
+      this.scheduled.delete(id);
+      if (error instanceof ReleasePublishError) await this.recordFailure(error);
+      throw error;
+    }
+  }
+
   /** A release's publish that failed: the release shows why, in a transaction of its own. */
   async recordFailure(error: ReleasePublishError): Promise<void> {
     await this.dataset.commit(async (tx) => markFailed(tx, error.release, error.reason), newId(), this.options.user?.id);
@@ -126,11 +160,13 @@ export class Lake {
   /** Replaces the whole dataset, as an import with --replace does: live streams get `restart`. */
   async replace(documents: SanityDocument[]) {
     await this.dataset.replace(documents);
+    this.scheduler.arm();
     this.queries.forget();
     this.live.restart();
   }
 
   close() {
+    this.scheduler.stop();
     clearInterval(this.heartbeat);
     this.listeners.close();
     this.live.close();
@@ -146,6 +182,7 @@ export class Lake {
     this.live.message(tags, !ids.some(isPublishedId));
     try {
       this.options.onCommit?.(transaction);
+      if (this.scheduled.delete(transaction.id)) this.options.onScheduledPublish?.(transaction);
     } catch (error) {
       console.error('content lake: onCommit failed', error);
     }

@@ -21,6 +21,7 @@ import { CONTENT_TYPES } from './types';
  *   `git diff` shows what the editors changed, and a commit ships it. Draft-mode secrets and other system
  *   documents go to DATA_DIR instead, out of the seed.
  * - A publish must pass the schema's rules, as must a hand edit of the file (schema-check.ts).
+ * - Releases scheduled in the Studio are published by the lake's own timer (lib/content-lake/scheduler.ts).
  */
 
 const KEY = Symbol.for('hallway.localLake');
@@ -48,6 +49,29 @@ async function validate(doc: { _id: string; _type: string }): Promise<string[]> 
   return (await problemsByType([doc], [doc._type])).get(doc._type) ?? [];
 }
 
+/** How often, a second apart, the route is asked: a release due at start is published before the server listens. */
+const REFRESH_ATTEMPTS = 30;
+
+/**
+ * A release published at its time came from no request, and Next expires cached pages only inside one:
+ * so this asks the lake's own route (app/api/lake), which refreshes the pages as after any publish made
+ * in the Studio. Straight to this server (the address Next listens on), not through a proxy in front.
+ */
+async function refreshThroughRoute(): Promise<void> {
+  let failure: unknown;
+  for (let attempt = 0; attempt < REFRESH_ATTEMPTS; attempt += 1) {
+    const origin = process.env.__NEXT_PRIVATE_ORIGIN ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`;
+    try {
+      await (await fetch(`${origin}${LAKE_PATH}/v1/ping`, { cache: 'no-store', signal: AbortSignal.timeout(10_000) })).arrayBuffer();
+      return;
+    } catch (error) {
+      failure = error;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+  console.error('content lake: the pages could not be refreshed after a scheduled release', failure);
+}
+
 async function open(): Promise<Local> {
   const published = new Set<string>();
   const user = userNamed('local-editor', 'Local editor');
@@ -63,6 +87,7 @@ async function open(): Promise<Local> {
     onCommit: ({ changes }) => {
       for (const { id, before, after } of changes) if (isPublishedId(id)) published.add((after ?? before)!._type);
     },
+    onScheduledPublish: () => void refreshThroughRoute(),
   });
   return {
     lake,

@@ -26,10 +26,12 @@ function localLake(): Partial<WorkspaceOptions> {
   return {
     apiHost,
     unstable_clientFactory: (options) => createClient({ ...options, apiHost, useProjectHostname: false }),
-    // The lake has no content releases or schedules: no tools for them.
-    releases: { enabled: false },
+    // The lake keeps content releases and publishes scheduled ones itself (lib/content-lake/releases.ts,
+    // scheduler.ts): releases and scheduled drafts are on. The old Scheduled Publishing plugin, which its
+    // own /schedules API drives, stays off.
+    releases: { enabled: true },
     scheduledPublishing: { enabled: false },
-    scheduledDrafts: { enabled: false },
+    scheduledDrafts: { enabled: true },
   };
 }
 

@@ -42,6 +42,9 @@ describe('the Studio on the local lake', () => {
     expect(client.withConfig({ apiVersion: '2022-06-30' }).getUrl('/socket/production')).toBe(
       'http://127.0.0.1:3100/api/lake/v2022-06-30/socket/production',
     );
-    expect(workspace.releases).toEqual({ enabled: false });
+    // The lake keeps releases and runs their schedule; the old plugin's /schedules API it does not have.
+    expect(workspace.releases).toEqual({ enabled: true });
+    expect(workspace.scheduledDrafts).toEqual({ enabled: true });
+    expect(workspace.scheduledPublishing).toEqual({ enabled: false });
   });
 });

@@ -25,8 +25,8 @@ const MUTATE = `${API}/data/mutate/production`;
 const lakes: Lake[] = [];
 afterEach(() => lakes.splice(0).forEach((lake) => lake.close()));
 
-async function lakeWith(access: Access) {
-  const lake = await Lake.open({ documents: structuredClone(DOCUMENTS), access });
+async function lakeWith(access: Access, documents = DOCUMENTS) {
+  const lake = await Lake.open({ documents: structuredClone(documents), access });
   lakes.push(lake);
   const handle = createHandler(lake, '/api/lake');
   const call = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}, caller: Caller = LOOPBACK) =>
@@ -180,5 +180,32 @@ describe('a token lake', () => {
     // System documents are never part of the history, whoever asks.
     expect(await read(history, TOKEN)).not.toContain('shh');
     expect(await read(`${API}/data/export/production`)).not.toContain('Draft');
+  });
+
+  it('keeps a release and its versions from a request without the token, as drafts are, whatever it asks', async () => {
+    const release = {
+      _id: '_.releases.rNext',
+      _type: 'system.release',
+      name: 'rNext',
+      state: 'scheduled',
+      metadata: { title: 'Unannounced' },
+    };
+    const version = { _id: 'versions.rNext.post-1', _type: 'post', title: 'Release text' };
+    const { call } = await lakeWith({ kind: 'token', token: 'the-token' }, [...DOCUMENTS, release, version]);
+    const ids = ['post-1', release._id, version._id].join(',');
+    const query = (text: string, perspective: string) =>
+      `${API}/data/query/production?query=${encodeURIComponent(text)}&perspective=${perspective}`;
+    for (const path of [
+      `${API}/data/doc/production/${ids}`,
+      `${API}/data/history/production/documents/${ids}`,
+      `${API}/data/export/production`,
+      query('*', 'raw'),
+      query('*[_id == "post-1"]', 'rNext,drafts'),
+      query('*[sanity::partOfRelease("rNext")]', 'raw'),
+    ]) {
+      const anonymous = await (await call(path)).text();
+      expect(anonymous).not.toMatch(/Unannounced|Release text/);
+      expect(await (await call(path, { headers: TOKEN })).text()).toMatch(/Unannounced|Release text/);
+    }
   });
 });

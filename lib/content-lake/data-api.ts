@@ -4,7 +4,7 @@
  * dataset and answers a Response; a failure is thrown as a LakeError in Sanity's shape.
  */
 import { readBody } from '../http/read-body.ts';
-import { isContentId, isPublishedId, publishedIdOf, type SanityDocument } from './documents.ts';
+import { isContentId, isPublishedId, type SanityDocument } from './documents.ts';
 import { httpError, lakeError } from './errors.ts';
 import type { Lake } from './lake.ts';
 import { parsePerspective, type Perspective } from './perspectives.ts';
@@ -182,7 +182,7 @@ export function exportEndpoint({ lake, cors, authenticated, url }: DataRequest) 
   const documents = lake.dataset
     .documents()
     .filter(
-      (doc) => isContentId(doc._id) && (authenticated || doc._id === publishedIdOf(doc._id)) && (!types || types.includes(doc._type)),
+      (doc) => isContentId(doc._id) && (authenticated || isPublishedId(doc._id)) && (!types || types.includes(doc._type)),
     );
   return new Response(documents.map((doc) => `${JSON.stringify(doc)}\n`).join(''), {
     headers: { ...cors, 'content-type': 'application/x-ndjson' },

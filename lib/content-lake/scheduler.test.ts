@@ -1,7 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
@@ -137,5 +140,46 @@ describe('a schedule missed while no lake ran', () => {
     again.lake.dataset.subscribe((transaction) => transactions.push(transaction));
     expect(again.lake.dataset.get('policy')?._rev).toBe(rev);
     expect(publishes(transactions)).toHaveLength(0);
+  });
+});
+
+describe('a kill while a release is published', () => {
+  it('leaves all of it or none, and the next start publishes what is left, once', async () => {
+    const file = path.join(dir, 'production.ndjson');
+    const release = {
+      _id: RELEASE_ID,
+      _type: 'system.release',
+      name: NAME,
+      state: 'scheduled',
+      publishAt: '2026-01-01T00:00:00.000Z',
+      metadata: {},
+    };
+    // Big enough that the write is still under way when the kill comes.
+    const bulk = Array.from({ length: 3000 }, (_, i) => ({ _id: `bulk-${i}`, _type: 'bulk', text: 'x'.repeat(300) }));
+    const versions = ['policy', 'bulk-0', 'bulk-1'].map((id) => ({ _id: `versions.${NAME}.${id}`, _type: 'bulk', text: `new ${id}` }));
+    await writeFile(file, [POLICY, ...bulk, release, ...versions].map((doc) => JSON.stringify(doc)).join('\n') + '\n');
+    const script = `
+      import { Lake } from ${JSON.stringify(fileURLToPath(new URL('./lake.ts', import.meta.url)))};
+      await Lake.open({ file: ${JSON.stringify(file)}, access: { kind: 'local' } });
+      setInterval(() => {}, 1000);`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'ignore' });
+    const closed = once(child, 'close');
+    // Killed the moment the publish's write shows its temporary file.
+    const deadline = Date.now() + 20_000;
+    while (!readdirSync(dir).some((name) => name.endsWith('.tmp')) && child.exitCode === null && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    child.kill('SIGKILL');
+    await closed;
+
+    const onDisk = new Map(parseNdjson(readFileSync(file, 'utf8')).map((doc) => [doc._id, doc]));
+    const published = onDisk.get(RELEASE_ID)?.state === 'published';
+    for (const { _id, text } of versions) {
+      expect(onDisk.has(_id)).toBe(!published);
+      expect(onDisk.get(_id.split('.')[2]!)?.text === text).toBe(published);
+    }
+
+    const { lake } = await open({ file });
+    expect(lake.dataset.get(RELEASE_ID)?.state).toBe('published');
+    expect(lake.dataset.get('bulk-1')?.text).toBe('new bulk-1');
   });
 });

@@ -5,6 +5,7 @@
  * it changed on disk, and takes a hand edit in (as a transaction, so open Studios see it) or, when the file
  * cannot be used, keeps serving the last good content and refuses writes until it is fixed, saying why.
  */
+import { LakeClock } from './clock.ts';
 import { isContentId, type SanityDocument } from './documents.ts';
 import { lakeError, newId } from './errors.ts';
 import { FILE_AUTHOR, History, type HistoryOptions } from './history.ts';
@@ -37,6 +38,7 @@ export class Dataset {
   private readonly content?: NdjsonFile;
   private readonly system?: NdjsonFile;
   private readonly checkFile?: DatasetOptions['checkFile'];
+  private readonly clock = new LakeClock();
   /** Every committed transaction of the content, for Sanity's history APIs. */
   history!: History;
 
@@ -54,6 +56,7 @@ export class Dataset {
     dataset.set([...content, ...system.filter((doc) => !isContentId(doc._id) && !ids.has(doc._id))]);
     const { history, drift } = await History.open({ ...options.history, contentFile: options.file }, content);
     dataset.history = history;
+    dataset.clock.observe(history.lastTime());
     // The file changed while no lake kept its history (a checkout, an edit by hand, a crash before the log's write).
     if (drift.length > 0) await dataset.takeIn(drift);
     return dataset;
@@ -90,7 +93,7 @@ export class Dataset {
       if (done) return done;
       await this.takeHandEdit();
       if (this.refusal) throw lakeError(409, 'datasetError', this.refusal);
-      const tx = new TransactionBuilder(this.byId, id);
+      const tx = new TransactionBuilder(this.byId, id, this.clock.next());
       const result = await build(tx);
       const transaction: Transaction = { id, timestamp: tx.now, identity, changes: tx.changes() };
       if (dryRun) return { transaction, result };
@@ -191,6 +194,6 @@ export class Dataset {
     // An unchanged document keeps its revision, which an earlier hand edit may have given it in memory only.
     const kept = (doc: SanityDocument) => (this.byId.get(doc._id)?._rev === doc._rev ? doc : (this.byId.get(doc._id) ?? doc));
     this.set([...documents.map((doc) => revised.get(doc._id) ?? kept(doc)), ...system]);
-    if (changes.length > 0) await this.announce({ id, timestamp: new Date().toISOString(), identity: HAND_EDIT_IDENTITY, changes });
+    if (changes.length > 0) await this.announce({ id, timestamp: this.clock.next(), identity: HAND_EDIT_IDENTITY, changes });
   }
 }

@@ -76,6 +76,3 @@ export function isDocument(value: unknown): value is SanityDocument {
     typeof (value as SanityDocument)._type === 'string'
   );
 }
-
-/** Sanity's timestamps: whole seconds, UTC, as in 2026-01-02T03:04:05Z. */
-export const timestamp = (at = new Date()) => at.toISOString().replace(/\.\d{3}Z$/, 'Z');

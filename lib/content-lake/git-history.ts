@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 
+import { lakeTime } from './clock.ts';
 import { parseNdjson, type SanityDocument } from './documents.ts';
 
 export type Snapshot = { commit: string; time: string; author: { id: string; name: string; email: string }; documents: SanityDocument[] };
@@ -108,7 +109,7 @@ export async function gitSnapshots(file: string, until: string): Promise<Snapsho
         // A commit whose file did not parse is not a state the dataset was ever served in.
         continue;
       }
-      snapshots.push({ commit, time: new Date(time).toISOString(), author: { id: gitAuthorId(email), name, email }, documents });
+      snapshots.push({ commit, time: lakeTime(new Date(time)), author: { id: gitAuthorId(email), name, email }, documents });
     }
     return snapshots.reverse();
   } catch {

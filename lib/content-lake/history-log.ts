@@ -10,6 +10,7 @@ import { open, readFile, rename } from 'node:fs/promises';
 
 import { lockStore } from '../support/store-lock.ts';
 import { removeStaleTemps, writeAtomically } from './atomic-file.ts';
+import { lakeTime } from './clock.ts';
 import type { SanityDocument } from './documents.ts';
 import type { ListedEvent } from './history-events.ts';
 import type { Effects } from './mendoza.ts';
@@ -80,7 +81,13 @@ export class HistoryLog {
       console.error(`content lake: the history ${this.file} could not be read; it was moved to ${aside}, and history starts anew`);
       return undefined;
     }
-    return { base: head.base, entries: rest };
+    // A log written before times had microseconds (clock.ts) is read in today's format.
+    const entries = rest.map((entry) => ({
+      ...entry,
+      timestamp: lakeTime(entry.timestamp),
+      events: entry.events.map((listed) => ({ ...listed, event: { ...listed.event, timestamp: lakeTime(listed.event.timestamp) } })),
+    }));
+    return { base: { ...head.base, time: lakeTime(head.base.time) }, entries };
   }
 
   /** Adds `entry` to the file; when the file lacks earlier ones (see `stale`), writes `content` whole instead. */

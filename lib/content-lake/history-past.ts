@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 
+import { lakeTime } from './clock.ts';
 import { isPublishedId, publishedIdOf, type SanityDocument } from './documents.ts';
 import { gitSnapshots, type Snapshot } from './git-history.ts';
 import { entryOf, type Entry } from './history-entry.ts';
@@ -15,6 +16,12 @@ import { changesBetween, contentById, type Change } from './transaction.ts';
 /** Authors that are not people: the file as the lake found it, and the edits the bound merged into one. */
 export const FILE_AUTHOR = 'file';
 export const RETENTION_AUTHOR = 'earlier-edits';
+
+export type Author = { id: string; name: string; email?: string };
+export const PSEUDO_AUTHORS: Author[] = [
+  { id: FILE_AUTHOR, name: 'The dataset file' },
+  { id: RETENTION_AUTHOR, name: 'Earlier edits, merged by the history limit' },
+];
 
 type Transition = { id: string; timestamp: string; author: string; changes: Change[]; after: Map<string, SanityDocument> };
 
@@ -67,7 +74,7 @@ function baseTransitions(base: LogBase, states: Map<string, SanityDocument>, aft
   return [...groups.values()].map((changes) => {
     const written = changes.flatMap((change) => (change.after ? [change.after] : []));
     const latest = written
-      .flatMap((doc) => (typeof doc._updatedAt === 'string' ? [doc._updatedAt] : []))
+      .flatMap((doc) => (typeof doc._updatedAt === 'string' ? [lakeTime(doc._updatedAt)] : []))
       .sort()
       .at(-1);
     const timestamp = latest && latest > after && latest <= base.time ? latest : base.time;

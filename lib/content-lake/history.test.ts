@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { applyPatch } from 'mendoza';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import type { Caller } from './access';
 import type { SanityDocument } from './documents';
@@ -90,6 +90,7 @@ const documentsAt = async (at: Opened, ids: string, query: string) =>
 
 type Transaction = {
   id: string;
+  timestamp: string;
   author: string;
   documentIDs: string[];
   mutations?: object[];
@@ -197,7 +198,7 @@ describe('events', () => {
       author: 'local-editor',
     });
     // The seed as the lake found it: published, dated by the document itself.
-    expect(draftEvents[4]).toMatchObject({ revisionId: 'seed-rev', timestamp: POLICY._updatedAt, author: FILE_AUTHOR });
+    expect(draftEvents[4]).toMatchObject({ revisionId: 'seed-rev', timestamp: '2026-11-20T10:00:00.000000Z', author: FILE_AUTHOR });
     expect((await events(at, 'policy')).events.policy!.map((event) => event.type)).toEqual([
       'publishDocumentVersion',
       'publishDocumentVersion',
@@ -205,6 +206,42 @@ describe('events', () => {
 
     await act(at, [{ actionType: 'sanity.action.document.delete', publishedId: 'policy', includeDrafts: ['drafts.policy'] }]);
     expect((await events(at, 'drafts.policy')).events['drafts.policy']![0]!.type).toBe('deleteDocumentGroup');
+  });
+
+  it('keep the order they happened in at editing speed: times with microseconds, strictly increasing, a millisecond apart', async () => {
+    // Every commit in one millisecond of the system clock, and a restart with the clock set back.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2026-11-27T18:09:20.315Z') });
+    try {
+      let at = await open();
+      await editAndPublish(at);
+      at.lake.close();
+      vi.setSystemTime(Date.parse('2026-11-27T18:09:19.000Z'));
+      at = await open();
+      await edit(at, { title: 'After the restart' });
+      await publish(at);
+      const times = (await lines(at, '/data/history/production/transactions/policy,drafts.policy')).map((tx) => tx.timestamp);
+      expect(
+        times.slice(1).every((time) => /^2026-11-27T18:09:2\d\.\d{6}Z$/.test(time)),
+        times.join(' '),
+      ).toBe(true);
+      // Strictly increasing as the Studio reads them (Date.parse keeps milliseconds).
+      const parsed = times.map((time) => Date.parse(time));
+      expect(
+        parsed.every((time, n) => n === 0 || time > parsed[n - 1]!),
+        times.join(' '),
+      ).toBe(true);
+      // The Studio sorts events by Date.parse, newest first: a draft created and published at once reads "published".
+      const listed = (await events(at, 'drafts.policy')).events['drafts.policy']!;
+      const sorted = listed.toSorted((a, b) => Date.parse(b.timestamp) - Date.parse(a.timestamp));
+      expect(sorted.map((event) => event.type).slice(0, 4)).toEqual([
+        'publishDocumentVersion',
+        'createDocumentVersion',
+        'publishDocumentVersion',
+        'createDocumentVersion',
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('come a page at a time, the next page from nextCursor', async () => {
@@ -391,8 +428,8 @@ describe('history from the repository', () => {
     const list = (await events(at, 'drafts.policy')).events['drafts.policy']!;
     expect(list.map((event) => [event.type, event.timestamp])).toEqual([
       ['createDocumentVersion', expect.any(String)],
-      ['publishDocumentVersion', '2026-11-01T09:00:00.000Z'],
-      ['publishDocumentVersion', '2026-10-01T09:00:00.000Z'],
+      ['publishDocumentVersion', '2026-11-01T09:00:00.000000Z'],
+      ['publishDocumentVersion', '2026-10-01T09:00:00.000000Z'],
     ]);
     const users = (await (await get(at, `/users/${list[1]!.author},${list[2]!.author}`)).json()) as { displayName: string }[];
     expect(users.map((user) => user.displayName)).toEqual(['Grace', 'Ada']);

@@ -9,13 +9,14 @@
  * id (written on another machine, or kept through an edit by hand), it is an alias of it. Documents at a
  * revision are rebuilt from the nearest state the timeline holds by the transactions' `apply` effects.
  */
+import { lakeTime } from './clock.ts';
 import type { SanityDocument } from './documents.ts';
 import { applied, entryOf, replay, type Entry } from './history-entry.ts';
 import { HistoryLog, type Effects, type LogBase, type LogContent, type LogEntry } from './history-log.ts';
-import { FILE_AUTHOR, readPast, RETENTION_AUTHOR, type Past } from './history-past.ts';
+import { FILE_AUTHOR, PSEUDO_AUTHORS, readPast, RETENTION_AUTHOR, type Author, type Past } from './history-past.ts';
 import { changesBetween, contentById, type Change, type Transaction } from './transaction.ts';
 
-export { FILE_AUTHOR };
+export { FILE_AUTHOR, type Author };
 export const MAX_ENTRIES = 5000;
 export const MAX_BYTES = 16 * 1024 * 1024;
 /** Trimming keeps this share of the bound, so that it runs once in a while, not on every commit. */
@@ -27,12 +28,6 @@ const KEEP = 0.75;
  * twice in the history. So an answer that runs up to now leaves out the newest second, as Sanity's does.
  */
 export const HISTORY_LAG_MS = 1000;
-
-export type Author = { id: string; name: string; email?: string };
-const PSEUDO_AUTHORS: Author[] = [
-  { id: FILE_AUTHOR, name: 'The dataset file' },
-  { id: RETENTION_AUTHOR, name: 'Earlier edits, merged by the history limit' },
-];
 
 export type Timeline = { entries: Entry[]; index: Map<string, number> };
 
@@ -62,7 +57,7 @@ export class History {
   private cached?: { key: string; timeline: Timeline };
   private failure?: string;
   private readonly lagMs: number;
-  /** When each transaction of this process was recorded (the log's timestamps are whole seconds). */
+  /** When each transaction of this process was recorded, by the process's clock (a transaction's time may run ahead of it: clock.ts). */
   private readonly recordedAt = new Map<string, number>();
 
   private constructor(options: HistoryOptions, log: HistoryLog | undefined, content: LogContent) {
@@ -128,6 +123,9 @@ export class History {
     await this.log?.rewrite({ base: this.base, entries: [] });
   }
 
+  /** The newest time the history holds, which the dataset's clock must not hand out again. */
+  lastTime = (): string => this.entries.at(-1)?.timestamp ?? this.base.time;
+
   release(): void {
     this.log?.release();
   }
@@ -150,9 +148,7 @@ export class History {
   }
 
   /** Whether transaction `id` is too new for an answer that runs up to now (see HISTORY_LAG_MS). */
-  recent(id: string): boolean {
-    return Date.now() - (this.recordedAt.get(id) ?? 0) < this.lagMs;
-  }
+  recent = (id: string): boolean => Date.now() - (this.recordedAt.get(id) ?? 0) < this.lagMs;
 
   /** Document `id` as transaction `position` left it (null: it did not exist), stamped with the transaction that last wrote it. */
   stateAt({ entries }: Timeline, id: string, position: number): SanityDocument | null {
@@ -196,5 +192,5 @@ export class History {
 }
 
 function baseOf(documents: readonly SanityDocument[], author: typeof FILE_AUTHOR | typeof RETENTION_AUTHOR): LogBase {
-  return { time: new Date().toISOString(), author, documents: [...contentById(documents).values()] };
+  return { time: lakeTime(new Date()), author, documents: [...contentById(documents).values()] };
 }

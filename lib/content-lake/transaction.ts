@@ -1,4 +1,4 @@
-import { isContentId, timestamp, type SanityDocument } from './documents.ts';
+import { isContentId, type SanityDocument } from './documents.ts';
 import { lakeError } from './errors.ts';
 import { deepEqual, effectsOf, type Effects } from './mendoza.ts';
 
@@ -52,11 +52,12 @@ export class TransactionBuilder {
   private readonly written = new Map<string, SanityDocument | null>();
   private size: number;
 
-  constructor(base: ReadonlyMap<string, SanityDocument>, id: string, at = new Date()) {
+  /** `now` is the transaction's time, from the dataset's clock (clock.ts). */
+  constructor(base: ReadonlyMap<string, SanityDocument>, id: string, now: string) {
     this.base = base;
     this.size = base.size;
     this.id = id;
-    this.now = timestamp(at);
+    this.now = now;
   }
 
   get(id: string): SanityDocument | undefined {

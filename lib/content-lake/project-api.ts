@@ -43,6 +43,13 @@ type Route = [method: string, path: RegExp, answer: (match: RegExpExecArray, con
 
 const ok = (body: unknown): Answer => ({ body });
 
+/**
+ * The plan's features the Studio reads: an archived release's page reads the history's retention in days
+ * (and crashes without it). None is given: the lake drops history by count, not age, and no archived
+ * release is removed on a date, which 0 days keeps the page from announcing.
+ */
+const SUBSCRIPTIONS = { subscriptions: [], featureTypes: { retention: { features: [{ attributes: { maxRetentionDays: 0 } }] } } };
+
 /** What the Studio's gates look for in /features (../shared/STUDIO-HISTORY.md §2, "What gates the feature"). */
 export const FEATURES = ['contentReleases', 'singleDocRelease'];
 
@@ -100,7 +107,7 @@ const ROUTES: Route[] = [
   ['POST', /^\/projects\/[^/]+\/user-applications\/.*$/, () => ok({})],
   ['GET', /^\/features$/, () => ok(FEATURES)],
   ['GET', /^\/projects\/[^/]+\/new-content-release-allowed$/, (_, context) => releaseLimits(context)],
-  ['GET', /^\/subscriptions\/project\/[^/]+$/, () => ok({ subscriptions: [] })],
+  ['GET', /^\/subscriptions\/project\/[^/]+$/, () => ok(SUBSCRIPTIONS)],
   ['GET', /^\/schedules\/[^/]+\/[^/]+$/, () => ok({ schedules: [] })],
   ['GET', /^\/users\/me\/keyvalue\/.+$/, () => ok([])],
   ['PUT', /^\/users\/me\/keyvalue$/, async (_, { body }) => ok(await body())],

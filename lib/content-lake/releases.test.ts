@@ -360,5 +360,10 @@ describe('the bounds', () => {
   it('answers the features the Studio gates releases and scheduled drafts on', async () => {
     const { send } = await lakeWith();
     expect(await send('/features')).toEqual({ status: 200, body: ['contentReleases', 'singleDocRelease'] });
+    // A release's page reads the plan's history retention, and crashes without it.
+    expect(await send('/subscriptions/project/local')).toMatchObject({
+      status: 200,
+      body: { featureTypes: { retention: { features: [{ attributes: { maxRetentionDays: 0 } }] } } },
+    });
   });
 });

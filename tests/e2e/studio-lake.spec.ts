@@ -9,14 +9,25 @@ import { startAppServer, type AppServer } from '../../testkit/app-server';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../testkit/browser';
 import { readDataset, seedCopy, type Doc } from '../../testkit/dataset';
 import { freePort } from '../../testkit/processes';
-import { answerForSanityServices, expectStatus, openHistory, openStudio, phase, STATUS, studio, watchProblems } from '../../testkit/studio';
+import {
+  answerForSanityServices,
+  expectStatus,
+  openHistory,
+  openStudio,
+  phase,
+  PHASE_TIMEOUT_MS,
+  STATUS,
+  studio,
+  watchProblems,
+} from '../../testkit/studio';
 
 /**
  * The local lake's own guarantees, on a server of the embedded build started here (the Studio tests
  * share the browser tests' server, which cannot be killed), whose dataset file is in a repository of its
  * own with two commits that changed the policy: its history from git, its history and content through a
- * SIGKILL, refusals of what breaks the schema, of other origins and of DNS rebinding. Nothing here loads
- * a public page, so this server never writes a page into the build that the other servers read.
+ * SIGKILL, a release published at its scheduled time, refusals of what breaks the schema, of other origins
+ * and of DNS rebinding. Nothing here loads a public page, so this server never writes a page into the
+ * build that the other servers read.
  */
 
 const LAKE_API = '/api/lake/v2025-02-19/data';
@@ -148,6 +159,60 @@ test.describe('the local lake of the embedded default', () => {
     });
     await after.context.close();
     expect(after.problems).toEqual([]);
+  });
+
+  test('a release made in the Studio, holding the policy edited there, is published by the lake at its scheduled time', async ({
+    browser,
+  }) => {
+    const title = `Privacy policy from 1 January ${Date.now()}`;
+    const onDisk = async (id: string) => (await readDataset(env.CONTENT_FILE)).find((doc) => doc._id === id);
+    const context = await browser.newContext();
+    await answerForSanityServices(context);
+    const page = await context.newPage();
+    const problems = watchProblems(page);
+    const release = await phase('create the release', async () => {
+      await page.goto(`${server.origin}/studio/releases`);
+      await page.getByRole('button', { name: 'New release' }).click();
+      await page.getByTestId('release-form-title').fill('Policy effective 1 January');
+      await page.getByTestId('submit-release-button').click();
+      await expect(page).toHaveURL(/\/studio\/releases\/r\w+/);
+      return /\/releases\/(r\w+)/.exec(page.url())![1]!;
+    });
+    const publishedTitle = (await onDisk('privacyPolicy'))?.title;
+    await phase('add the policy to it, and edit it there', async () => {
+      await page.goto(`${server.origin}/studio/structure/privacyPolicy?perspective=${release}`);
+      await page.getByRole('button', { name: 'Add to release' }).click({ timeout: PHASE_TIMEOUT_MS });
+      await expect(studio.input(page, 'title')).toBeEditable();
+      await studio.input(page, 'title').fill(title);
+      await expect.poll(async () => (await onDisk(`versions.${release}.privacyPolicy`))?.title).toBe(title);
+      expect((await onDisk('privacyPolicy'))?.title).toBe(publishedTitle);
+    });
+    await phase('schedule it a few seconds ahead, and see it published', async () => {
+      // The release's page first, as the reviewer watches it: it checks what its menu may offer while the release is open.
+      await page.goto(`${server.origin}/studio/releases/${release}`);
+      await expect(page.getByRole('button', { name: 'Run release' })).toBeEnabled();
+      // Through the lake's API, as the Studio sends it: its date picker is not what is tested here.
+      const publishAt = new Date(Date.now() + 3000).toISOString();
+      const scheduled = await fetch(`${server.origin}${LAKE_API}/actions/production`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ actions: [{ actionType: 'sanity.action.release.schedule', releaseId: release, publishAt }] }),
+      });
+      expect(scheduled.status).toBe(200);
+      await expect.poll(async () => (await onDisk('privacyPolicy'))?.title).toBe(title);
+      expect(await onDisk(`_.releases.${release}`)).toMatchObject({
+        state: 'published',
+        finalDocumentStates: [{ id: `versions.${release}.privacyPolicy` }],
+      });
+      expect(await onDisk(`versions.${release}.privacyPolicy`)).toBeUndefined();
+      // The release's page follows: published, with the policy as it went out.
+      await expect(page.getByText('This release is published successfully.')).toBeVisible();
+      await expect(page.getByText(title)).toBeVisible();
+      await page.goto(`${server.origin}/studio/structure/privacyPolicy?perspective=published`);
+      await expect(studio.input(page, 'title')).toHaveValue(title);
+    });
+    await context.close();
+    expect(problems).toEqual([]);
   });
 
   test('writes from another origin, and through DNS rebinding, are refused; the Studio there says editing is off, and why', async () => {

@@ -181,9 +181,7 @@ export function exportEndpoint({ lake, cors, authenticated, url }: DataRequest) 
   const types = url.searchParams.get('types')?.split(',').filter(Boolean);
   const documents = lake.dataset
     .documents()
-    .filter(
-      (doc) => isContentId(doc._id) && (authenticated || isPublishedId(doc._id)) && (!types || types.includes(doc._type)),
-    );
+    .filter((doc) => isContentId(doc._id) && (authenticated || isPublishedId(doc._id)) && (!types || types.includes(doc._type)));
   return new Response(documents.map((doc) => `${JSON.stringify(doc)}\n`).join(''), {
     headers: { ...cors, 'content-type': 'application/x-ndjson' },
   });

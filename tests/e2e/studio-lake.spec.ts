@@ -187,30 +187,35 @@ test.describe('the local lake of the embedded default', () => {
       await expect.poll(async () => (await onDisk(`versions.${release}.privacyPolicy`))?.title).toBe(title);
       expect((await onDisk('privacyPolicy'))?.title).toBe(publishedTitle);
     });
-    await phase('schedule it a few seconds ahead, and see it published', async () => {
-      // The release's page first, as the reviewer watches it: it checks what its menu may offer while the release is open.
-      await page.goto(`${server.origin}/studio/releases/${release}`);
-      await expect(page.getByRole('button', { name: 'Run release' })).toBeEnabled();
-      // Through the lake's API, as the Studio sends it: its date picker is not what is tested here.
-      const publishAt = new Date(Date.now() + 3000).toISOString();
-      const scheduled = await fetch(`${server.origin}${LAKE_API}/actions/production`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ actions: [{ actionType: 'sanity.action.release.schedule', releaseId: release, publishAt }] }),
-      });
-      expect(scheduled.status).toBe(200);
-      await expect.poll(async () => (await onDisk('privacyPolicy'))?.title).toBe(title);
-      expect(await onDisk(`_.releases.${release}`)).toMatchObject({
-        state: 'published',
-        finalDocumentStates: [{ id: `versions.${release}.privacyPolicy` }],
-      });
-      expect(await onDisk(`versions.${release}.privacyPolicy`)).toBeUndefined();
-      // The release's page follows: published, with the policy as it went out.
-      await expect(page.getByText('This release is published successfully.')).toBeVisible();
-      await expect(page.getByText(title)).toBeVisible();
-      await page.goto(`${server.origin}/studio/structure/privacyPolicy?perspective=published`);
-      await expect(studio.input(page, 'title')).toHaveValue(title);
-    });
+    await phase(
+      'schedule it a few seconds ahead, and see it published',
+      async () => {
+        // The release's page first, as the reviewer watches it: it checks what its menu may offer while the release is open.
+        await page.goto(`${server.origin}/studio/releases/${release}`);
+        // Enabled once the Studio has validated the release's documents in the page, which a busy machine makes slow.
+        await expect(page.getByRole('button', { name: 'Run release' })).toBeEnabled({ timeout: PHASE_TIMEOUT_MS });
+        // Through the lake's API, as the Studio sends it: its date picker is not what is tested here.
+        const publishAt = new Date(Date.now() + 3000).toISOString();
+        const scheduled = await fetch(`${server.origin}${LAKE_API}/actions/production`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ actions: [{ actionType: 'sanity.action.release.schedule', releaseId: release, publishAt }] }),
+        });
+        expect(scheduled.status).toBe(200);
+        await expect.poll(async () => (await onDisk('privacyPolicy'))?.title).toBe(title);
+        expect(await onDisk(`_.releases.${release}`)).toMatchObject({
+          state: 'published',
+          finalDocumentStates: [{ id: `versions.${release}.privacyPolicy` }],
+        });
+        expect(await onDisk(`versions.${release}.privacyPolicy`)).toBeUndefined();
+        // The release's page follows: published, with the policy as it went out.
+        await expect(page.getByText('This release is published successfully.')).toBeVisible();
+        await expect(page.getByText(title)).toBeVisible();
+        await page.goto(`${server.origin}/studio/structure/privacyPolicy?perspective=published`);
+        await expect(studio.input(page, 'title')).toHaveValue(title);
+      },
+      2 * PHASE_TIMEOUT_MS,
+    );
     await context.close();
     expect(problems).toEqual([]);
   });

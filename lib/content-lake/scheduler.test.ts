@@ -108,6 +108,38 @@ describe('the scheduler', () => {
   });
 });
 
+describe('a scheduled draft', () => {
+  it('is a release of one document, made from its draft as the Studio sends it, and published at its time', async () => {
+    const { lake } = await open();
+    await lake.act([
+      { actionType: 'sanity.action.document.edit', draftId: 'drafts.policy', publishedId: 'policy', patch: { set: { sections: 8 } } },
+    ]);
+    const publishAt = new Date(Date.now() + 100).toISOString();
+    // The Studio's createScheduledDraft: three requests, in this order.
+    await lake.act([
+      {
+        actionType: 'sanity.action.release.create',
+        releaseId: NAME,
+        metadata: { title: 'Scheduled draft', description: '', releaseType: 'scheduled', cardinality: 'one', intendedPublishAt: publishAt },
+      },
+    ]);
+    const draft = lake.dataset.get('drafts.policy')!;
+    await lake.act([
+      {
+        actionType: 'sanity.action.document.version.create',
+        publishedId: 'policy',
+        baseId: 'drafts.policy',
+        versionId: VERSION,
+        ifBaseRevisionId: draft._rev,
+      },
+    ]);
+    await lake.act([{ actionType: 'sanity.action.release.schedule', releaseId: NAME, publishAt }]);
+    await vi.waitFor(() => expect(lake.dataset.get(RELEASE_ID)?.state).toBe('published'), { timeout: 5000 });
+    expect(lake.dataset.get('policy')?.sections).toBe(8);
+    expect(lake.dataset.get(RELEASE_ID)?.metadata).toMatchObject({ cardinality: 'one', intendedPublishAt: publishAt });
+  });
+});
+
 describe('a schedule missed while no lake ran', () => {
   it('is published when the dataset opens, in the file with its release, and not again at the next open', async () => {
     const file = path.join(dir, 'production.ndjson');

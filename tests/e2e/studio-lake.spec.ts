@@ -78,6 +78,8 @@ test.describe('the local lake of the embedded default', () => {
   };
 
   test.beforeAll(async () => {
+    // A server's start (its first page renders once the store is open) took 37 s on a busy 2-core machine.
+    test.setTimeout(120_000);
     dir = await mkdtemp(path.join(os.tmpdir(), 'studio-lake-'));
     env = { DATA_DIR: path.join(dir, 'data'), CONTENT_FILE: await repositoryWithHistory(path.join(dir, 'repository')) };
     port = await freePort();

@@ -21,8 +21,10 @@ import {
 
 const RELEASE_TYPES = ['asap', 'scheduled', 'undecided'];
 const CARDINALITIES = ['many', 'one'];
-/** Far longer than a title or a description needs; the request's size bounds the rest. */
+/** Far longer than a title or a description needs. */
 const MAX_TEXT = 10_000;
+/** What a release's metadata may weigh as JSON: a release is written again with every state change. */
+const MAX_METADATA_BYTES = 64 * 1024;
 
 /** The metadata a release may carry: each known field of its type (others kept as given, as Sanity keeps them). */
 function checkedMetadata(value: unknown, fail: Step['fail']): Record<string, unknown> {
@@ -38,6 +40,8 @@ function checkedMetadata(value: unknown, fail: Step['fail']): Record<string, unk
     fail('validationError', `metadata.cardinality must be one of ${CARDINALITIES.join(', ')}`, 400);
   if (metadata.intendedPublishAt !== undefined && !dateTime(metadata.intendedPublishAt))
     fail('validationError', 'metadata.intendedPublishAt must be an ISO date and time', 400);
+  if (JSON.stringify(metadata).length > MAX_METADATA_BYTES)
+    fail('validationError', `metadata may hold at most ${MAX_METADATA_BYTES} bytes of JSON`, 400);
   return metadata;
 }
 

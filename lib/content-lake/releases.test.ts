@@ -294,6 +294,7 @@ describe('crafted release actions', () => {
     ['no metadata', [release('rX', 'create')], 400],
     ['a title that is not text', [release('rX', 'create', { metadata: { title: 5 } })], 400],
     ['an unknown release type', [release('rX', 'create', { metadata: { releaseType: 'now' } })], 400],
+    ['metadata of 100 KB', [release('rX', 'create', { metadata: { extra: 'x'.repeat(100_000) } })], 400],
     ['an unknown release', [release('rMissing', 'publish')], 409],
     ['a release made twice', [createRelease(), createRelease()], 409],
     ['a date that is not one', [createRelease(), release(RELEASE, 'schedule', { publishAt: 'tomorrow' })], 400],

@@ -93,6 +93,43 @@ test('a settings edit (the radius) reaches every page that mentions it', async (
   await expect(page.locator('article')).toContainText('within a 5-mile radius of you');
 });
 
+test('a release scheduled through the lake goes out at its time, and the next load of /privacy shows it', async ({ page, baseURL }) => {
+  // The poll below waits up to 20 s; the rest takes a few.
+  test.setTimeout(60_000);
+  await page.goto('/privacy');
+  const title = `Privacy policy from 1 January ${Date.now()}`;
+  const release = `r${Date.now().toString(36).slice(-8)}`;
+  const published = (await readDataset()).find((doc) => doc._id === 'privacyPolicy')!;
+  const act = async (...actions: object[]) => {
+    const answer = await fetch(new URL('/api/lake/v2025-02-19/data/actions/production', baseURL), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ actions }),
+    });
+    expect(answer.status, await answer.clone().text()).toBe(200);
+  };
+  // What the Studio sends: the release, the policy added to it and edited there, then its schedule.
+  await act(
+    {
+      actionType: 'sanity.action.release.create',
+      releaseId: release,
+      metadata: { title: 'Policy effective 1 January', releaseType: 'scheduled' },
+    },
+    {
+      actionType: 'sanity.action.document.version.create',
+      publishedId: 'privacyPolicy',
+      document: { ...published, _id: `versions.${release}.privacyPolicy`, title },
+    },
+  );
+  await act({ actionType: 'sanity.action.release.schedule', releaseId: release, publishAt: new Date(Date.now() + 2000).toISOString() });
+  await page.goto('/privacy');
+  await expect(page.getByRole('heading', { level: 1 })).not.toHaveText(title);
+  // No webhook and no request: the lake's timer publishes it and refreshes the pages as a publish from the Studio does.
+  await expect.poll(async () => (await fetch(new URL('/privacy', baseURL))).text(), { timeout: 20_000 }).toContain(title);
+  await page.goto('/privacy');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
+});
+
 test.describe('draft preview', () => {
   const SECRET = `preview-secret-${Date.now()}`;
 

@@ -54,7 +54,7 @@ const BUILD_INPUTS = [
 ];
 
 /** Where a build made by runBuild records the hash of the inputs it was made from. */
-const inputsRecord = (paths: BuildPaths) => path.join(paths.dist, 'inputs.sha256');
+export const inputsRecord = (paths: BuildPaths) => path.join(paths.dist, 'inputs.sha256');
 
 /** Every input file, relative to the app, in a fixed order. */
 function inputFiles() {
@@ -72,7 +72,7 @@ function inputFiles() {
  * One hash of the inputs' names and contents. By content, not mtime: a tool that rewrites a file with
  * the same bytes (next build with another distDir rewrites tsconfig.json) leaves a build current.
  */
-function inputsHash() {
+export function inputsHash() {
   const hash = createHash('sha256');
   for (const file of inputFiles()) {
     const body = readFileSync(file);

@@ -19,10 +19,9 @@
  */
 import path from 'node:path';
 
-import nextEnv from '@next/env';
-
-import { APP_ROOT, SEED_FILE } from '../testkit/paths.ts';
+import { APP_ROOT } from '../testkit/paths.ts';
 import { stopAllProcesses } from '../testkit/processes.ts';
+import { serveCommand } from '../testkit/serve-command.ts';
 import { StackError, startStack, type Stack } from '../testkit/stack.ts';
 
 /** What instances need to share one store: the hosted backend (lib/env/public.ts; the key may go by its legacy name). */
@@ -33,33 +32,10 @@ const sharedStoreMissing = () =>
       'NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY',
   ].filter((name) => typeof name === 'string');
 
-const log = (line: string) => console.log(`[serve:prod] ${line}`);
-
-function fail(message: string): never {
-  console.error(`[serve:prod] ${message}`);
-  process.exit(1);
-}
-
-function intSetting<T extends number | undefined>(name: string, fallback: T, max: number): number | T {
-  const raw = process.env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > max) fail(`${name} must be a whole number from 1 to ${max}, got "${raw}"`);
-  return value;
-}
-
-function buildMode(args: string[]) {
-  const unknown = args.filter((arg) => arg !== '--build' && arg !== '--no-build');
-  if (unknown.length || args.length > 1) fail(`usage: serve-prod.ts [--build | --no-build] (got ${args.join(' ')})`);
-  return args[0] === '--build' ? 'always' : args[0] === '--no-build' ? 'never' : 'auto';
-}
-
-const build = buildMode(process.argv.slice(2));
-// npm runs scripts in the package folder and keeps the directory the command was typed in as INIT_CWD.
-const typedIn = process.env.INIT_CWD || process.cwd();
-const resolve = (name: string, fallback: string) => path.resolve(typedIn, process.env[name]?.trim() || fallback);
-
-nextEnv.loadEnvConfig(APP_ROOT, false, { info: () => {}, error: (...parts: unknown[]) => console.error(...parts) });
+const command = serveCommand('serve:prod', process.argv.slice(2));
+const { log, build, intSetting, resolve, env: served } = command;
+// Declared with its type: TypeScript narrows after a call to a never-returning function only then.
+const fail: (message: string) => never = command.fail;
 const port = intSetting('PORT', 8080, 65_535);
 const instances = intSetting('INSTANCES', 1, 32);
 const missing = sharedStoreMissing();
@@ -70,10 +46,7 @@ if (instances > 1 && missing.length) {
   );
 }
 const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  // The standalone server changes into its own folder: it gets absolute paths.
-  DATA_DIR: resolve('DATA_DIR', path.join(APP_ROOT, '.data')),
-  CONTENT_FILE: resolve('CONTENT_FILE', SEED_FILE),
+  ...served,
   // Canonical URLs are written into the build: a build made here names this stack's address.
   NEXT_PUBLIC_SITE_URL: process.env.NEXT_PUBLIC_SITE_URL || `http://127.0.0.1:${port}`,
 };

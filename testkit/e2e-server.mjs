@@ -16,6 +16,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 
 import { APP_ROOT as ROOT, NEXT_BIN, SEED_FILE as SEED } from './paths.ts';
 
@@ -50,8 +51,16 @@ console.log(`[e2e-server] fresh store in ${path.relative(ROOT, dataDir)}, datase
 
 const child = spawn(process.execPath, [NEXT_BIN, 'start', ...process.argv.slice(2)], {
   cwd: ROOT,
-  stdio: 'inherit',
+  stdio: ['inherit', 'inherit', 'pipe'],
   env: { ...process.env, DATA_DIR: dataDir, CONTENT_FILE: contentFile, NEXT_TELEMETRY_DISABLED: '1' },
+});
+// `next start` serves the build as it is: each of these servers writes the pages a publish re-renders
+// into .next/server/app, apart from the standalone folder that serve:prod (tests/e2e/stack.spec.ts)
+// serves. It warns at every start that it "does not work with output: standalone", which is not so
+// here; that one line is left out of the test log, which a reader would otherwise learn to ignore.
+const STANDALONE_WARNING = /"next start" does not work with "output: standalone"/;
+createInterface({ input: child.stderr }).on('line', (line) => {
+  if (!STANDALONE_WARNING.test(line)) process.stderr.write(`${line}\n`);
 });
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => child.kill(signal));

@@ -18,6 +18,46 @@ export function gzipSize(body: string | Uint8Array): number {
   return gzipSync(typeof body === 'string' ? Buffer.from(body) : body, { level: constants.Z_BEST_COMPRESSION }).length;
 }
 
+/** The start tags of scripts and links in document order; comments, which can hold markup that is never loaded, left out. */
+function loadingTags(html: string) {
+  const markup = html.replace(/<!--[\s\S]*?-->/g, '');
+  return [...markup.matchAll(/<(script|link)\b[^>]*>/gi)].map((match) => ({ name: match[1]!.toLowerCase(), tag: match[0] }));
+}
+
+/** Whether a start tag carries boolean attribute `name` (React writes `async=""`). */
+const hasAttribute = (tag: string, name: string) => new RegExp(`\\s${name}(?:=|\\s|/?>)`, 'i').test(tag);
+
+const relOf = (tag: string) => (attribute(tag, 'rel') ?? '').toLowerCase().split(/\s+/);
+
+/** The text of each inline `<style>` element. */
+const styleTexts = (html: string) => [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)].map((match) => match[1]!);
+
+/**
+ * What an HTML document makes the browser fetch before it may paint: each `<link rel="stylesheet">`
+ * (not one for print only or disabled), each `<script src>` without async, defer or type="module" (the
+ * parser stops there until it has arrived and run; a nomodule script is one no current browser fetches), and each `@import` in an inline `<style>`. Empty for
+ * a page whose first paint waits for its HTML alone. Structural, so no machine's speed changes it.
+ */
+export function renderBlockingRequests(html: string): string[] {
+  const found = loadingTags(html).flatMap(({ name, tag }) => {
+    if (name === 'script') {
+      const blocks =
+        attribute(tag, 'src') &&
+        !['async', 'defer', 'nomodule'].some((flag) => hasAttribute(tag, flag)) &&
+        attribute(tag, 'type') !== 'module';
+      return blocks ? [`synchronous script ${tag}`] : [];
+    }
+    const media = (attribute(tag, 'media') ?? 'all').trim().toLowerCase();
+    const blocks = relOf(tag).includes('stylesheet') && !hasAttribute(tag, 'disabled') && media !== 'print';
+    return blocks ? [`stylesheet ${tag}`] : [];
+  });
+  const imports = styleTexts(html).filter((css) => /@import\b/i.test(css));
+  return [...found, ...imports.map((css) => `@import in <style>${css.slice(0, 120)}…`)];
+}
+
+/** The bytes of CSS a document carries in its own `<style>` elements. */
+export const inlineStyleBytes = (html: string) => styleTexts(html).reduce((total, css) => total + Buffer.byteLength(css), 0);
+
 /**
  * The /_next/ script and stylesheet URLs an HTML document references, absolute, deduplicated and
  * in document order.
@@ -30,15 +70,12 @@ export function assetUrls(html: string, pageUrl: string) {
     const url = href ? URL.parse(href, pageUrl) : null;
     if (url?.origin === origin && url.pathname.startsWith('/_next/')) set.add(url.href);
   };
-  // Comments can hold markup that is never loaded.
-  const markup = html.replace(/<!--[\s\S]*?-->/g, '');
-  for (const match of markup.matchAll(/<(script|link)\b[^>]*>/gi)) {
-    const tag = match[0];
-    if (match[1]!.toLowerCase() === 'script') {
+  for (const { name, tag } of loadingTags(html)) {
+    if (name === 'script') {
       add(scripts, attribute(tag, 'src'));
       continue;
     }
-    const rel = (attribute(tag, 'rel') ?? '').toLowerCase().split(/\s+/);
+    const rel = relOf(tag);
     const as = (attribute(tag, 'as') ?? '').toLowerCase();
     if (rel.includes('modulepreload') || (rel.includes('preload') && as === 'script')) add(scripts, attribute(tag, 'href'));
     else if (rel.includes('stylesheet') || (rel.includes('preload') && as === 'style')) add(styles, attribute(tag, 'href'));

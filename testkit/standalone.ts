@@ -2,7 +2,8 @@
  * The standalone server Next builds (output: 'standalone' in next.config.ts): whether the build is there
  * and current, building it, adding the static files Next leaves out of it, and starting it.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -30,7 +31,7 @@ export function buildPaths(distDir = '.next') {
 
 export type BuildPaths = ReturnType<typeof buildPaths>;
 
-/** What a build is made of: a file here newer than the build makes it out of date (tests beside modules do not). */
+/** What a build is made of: a change to a file here makes it out of date (tests beside modules do not). */
 const BUILD_INPUTS = [
   'app',
   'lib',
@@ -52,35 +53,74 @@ const BUILD_INPUTS = [
   '.env.production.local',
 ];
 
-function newestInput() {
-  let newest = { file: '', mtimeMs: 0 };
+/** Where a build made by runBuild records the hash of the inputs it was made from. */
+export const inputsRecord = (paths: BuildPaths) => path.join(paths.dist, 'inputs.sha256');
+
+/** Every input file, relative to the app, in a fixed order. */
+function inputFiles() {
+  const files: string[] = [];
   const visit = (file: string) => {
     const info = statSync(file, { throwIfNoEntry: false });
-    if (!info) return;
-    if (info.isDirectory()) {
-      for (const entry of readdirSync(file)) visit(path.join(file, entry));
-    } else if (!/\.test\.tsx?$/.test(file) && info.mtimeMs > newest.mtimeMs) {
-      newest = { file, mtimeMs: info.mtimeMs };
-    }
+    if (info?.isDirectory()) for (const entry of readdirSync(file).sort()) visit(path.join(file, entry));
+    else if (info && !/\.test\.tsx?$/.test(file)) files.push(file);
   };
   for (const input of BUILD_INPUTS) visit(path.join(APP_ROOT, input));
-  return newest;
+  return files;
 }
 
-/** 'missing', 'stale' (a source is newer) or 'current', with the reason in words. */
+/**
+ * One hash of the inputs' names and contents. By content, not mtime: a tool that rewrites a file with
+ * the same bytes (next build with another distDir rewrites tsconfig.json) leaves a build current.
+ */
+export function inputsHash() {
+  const hash = createHash('sha256');
+  for (const file of inputFiles()) {
+    const body = readFileSync(file);
+    hash.update(`${path.relative(APP_ROOT, file)}\0${body.length}\0`);
+    hash.update(body);
+  }
+  return hash.digest('hex');
+}
+
+/** The input file changed last, for a build made without a record (a bare `next build`), judged by time. */
+function newestInput() {
+  return inputFiles().reduce(
+    (newest, file) => {
+      const { mtimeMs } = statSync(file);
+      return mtimeMs > newest.mtimeMs ? { file, mtimeMs } : newest;
+    },
+    { file: '', mtimeMs: 0 },
+  );
+}
+
+/**
+ * 'missing', 'stale' (the inputs are not those it was built from) or 'current', with the reason in
+ * words. A build runBuild made is judged by the hash of its inputs; one made by a bare `next build`,
+ * which leaves no record, by whether an input is newer than it.
+ */
 export function buildState(paths: BuildPaths): { state: 'missing' | 'stale' | 'current'; reason: string } {
+  const where = path.relative(APP_ROOT, paths.dist);
   if (!existsSync(paths.buildId) || !existsSync(paths.server)) {
-    return { state: 'missing', reason: `no standalone build in ${path.relative(APP_ROOT, paths.dist)}` };
+    return { state: 'missing', reason: `no standalone build in ${where}` };
+  }
+  const current = { state: 'current', reason: `the build in ${where} is current` } as const;
+  if (existsSync(inputsRecord(paths))) {
+    return readFileSync(inputsRecord(paths), 'utf8').trim() === inputsHash()
+      ? current
+      : { state: 'stale', reason: `the sources changed since the build in ${where}` };
   }
   const newest = newestInput();
   if (newest.mtimeMs > statSync(paths.buildId).mtimeMs) {
-    return { state: 'stale', reason: `${path.relative(APP_ROOT, newest.file)} changed after the build` };
+    return { state: 'stale', reason: `${path.relative(APP_ROOT, newest.file)} changed after the build in ${where}` };
   }
-  return { state: 'current', reason: `the build in ${path.relative(APP_ROOT, paths.dist)} is current` };
+  return current;
 }
 
 /** `next build` in the app's folder (into env.NEXT_DIST_DIR), its output on this terminal; throws when it fails. */
 export async function runBuild(env: NodeJS.ProcessEnv): Promise<void> {
+  const record = inputsRecord(buildPaths(env.NEXT_DIST_DIR || undefined));
+  // Taken before the build reads them: an edit made while it runs leaves the build stale.
+  const hash = inputsHash();
   const build = startProcess('next build', process.execPath, [NEXT_BIN, 'build'], {
     cwd: APP_ROOT,
     env: { ...env, NEXT_TELEMETRY_DISABLED: '1' },
@@ -89,13 +129,15 @@ export async function runBuild(env: NodeJS.ProcessEnv): Promise<void> {
   const { code, signal } = await build.exited;
   if (code !== 0)
     throw new Error(`next build failed (${signal ?? `exit code ${code}`})${code === null && !signal ? `: ${build.output()}` : ''}`);
+  await writeFile(record, `${hash}\n`);
 }
 
-type BuildMode = 'auto' | 'never' | 'always';
+/** auto: build when missing or stale; never: serve what is there; always: build first. */
+export type BuildMode = 'auto' | 'never' | 'always';
 
 /**
- * The build of `paths`, made first when `mode` asks for it (auto: when missing or older than the
- * sources), with its static files compressed for nginx. Throws when there is none and none may be made.
+ * The build of `paths`, made first when `mode` asks for it (auto: when missing or stale), with its
+ * static files compressed for nginx. Throws when there is none and none may be made.
  */
 export async function ensureBuild(paths: BuildPaths, mode: BuildMode, env: NodeJS.ProcessEnv, log: (line: string) => void) {
   const { state, reason } = buildState(paths);

@@ -1,6 +1,7 @@
 /**
  * `next build` measured (wall time, peak memory of the whole process tree), for the measuring scripts:
- * the site into a dist dir of its own, and the empty app of bench/fixture/.
+ * the site into a dist dir of its own, and the empty app of bench/fixture/; and the build the
+ * measurements serve, which is never made into the checkout's own build.
  */
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -8,7 +9,7 @@ import { isDeepStrictEqual } from 'node:util';
 
 import { APP_ROOT, NEXT_BIN } from '../../testkit/paths.ts';
 import { sleep, startProcess, treeRss } from '../../testkit/processes.ts';
-import { buildPaths, ensureBuild } from '../../testkit/standalone.ts';
+import { buildPaths, buildState, ensureBuild } from '../../testkit/standalone.ts';
 
 export const FIXTURE_DIR = path.join(APP_ROOT, 'bench', 'fixture');
 const MB = 2 ** 20;
@@ -106,9 +107,30 @@ export async function timedBuild({
   }
 }
 
-/** The production build (NEXT_DIST_DIR's), built when missing or stale, its static files compressed for nginx. */
-export const currentBuild = (log: (line: string) => void) =>
-  ensureBuild(buildPaths(process.env.NEXT_DIST_DIR || undefined), 'auto', process.env, log);
+/**
+ * Where the bench builds the site when the checkout's build is missing or stale: never into that build,
+ * which a running `npm run serve` or `npm start` may be serving (a build under a running server broke
+ * its pages until it was restarted).
+ */
+export const BENCH_DIST_DIR = '.next-bench';
+
+/**
+ * The production build to measure, its static files compressed for nginx: the checkout's own
+ * (NEXT_DIST_DIR's, default .next) when it is current, else one of the bench's own in BENCH_DIST_DIR,
+ * built there when missing or stale. The measurements copy it before they serve it.
+ */
+export async function currentBuild(log: (line: string) => void) {
+  const own = buildPaths(process.env.NEXT_DIST_DIR || undefined);
+  const { state, reason } = buildState(own);
+  if (state === 'current') return ensureBuild(own, 'never', process.env, log);
+  log(`${reason}: measuring a build of the bench's own in ${BENCH_DIST_DIR}, which leaves that one as it is`);
+  const restore = guardBuildEdits(APP_ROOT, BENCH_DIST_DIR, log);
+  try {
+    return await ensureBuild(buildPaths(BENCH_DIST_DIR), 'auto', { ...process.env, NEXT_DIST_DIR: BENCH_DIST_DIR }, log);
+  } finally {
+    restore();
+  }
+}
 
 /** The fixture's build, made when missing or older than the site's stylesheet (its one page that loads it). */
 export async function fixtureBuild(log: (line: string) => void) {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test, type Page, type Response } from '@playwright/test';
 
 import { PUBLIC_PATHS } from '../../lib/public-pages';
-import { pageAssets, pageBytes } from '../../testkit/page-bytes.ts';
+import { inlineStyleBytes, pageAssets, pageBytes, renderBlockingRequests } from '../../testkit/page-bytes.ts';
 import { E2E_SERVERS, WEBHOOK_SECRET } from '../../testkit/e2e-servers';
 import { LAKE_ORIGIN, LAKE_TOKEN } from '../../testkit/hosted';
 import { lakeTls } from '../../testkit/lake-tls';
@@ -12,7 +12,8 @@ import { lakeTls } from '../../testkit/lake-tls';
 /**
  * JavaScript budgets of the public pages:
  *   (a) no public page loads any Sanity Studio code (the Studio is only for /studio);
- *   (b) `/` loads at most 20 KB (gzip) more JavaScript than an empty Next page.
+ *   (b) `/` loads at most 20 KB (gzip) more JavaScript than an empty Next page;
+ * and what a page's first paint waits for: its HTML alone, whose weight is held to a budget.
  */
 
 const BUDGET_BYTES = 20 * 1024;
@@ -52,12 +53,14 @@ async function loadedScripts(page: Page, origin: string, pagePath: string): Prom
   return scripts;
 }
 
+// The embedded build, and the build configured for a Sanity project, whose layout imports Live and overlays.
+const BUILDS = [
+  ['embedded', E2E_SERVERS.main],
+  ['hosted', E2E_SERVERS.hosted],
+] as const;
+
 test.describe('no Studio code on public pages', () => {
-  // The embedded build, and the build configured for a Sanity project, whose layout imports Live and overlays.
-  for (const [build, { url: origin }] of [
-    ['embedded', E2E_SERVERS.main],
-    ['hosted', E2E_SERVERS.hosted],
-  ] as const) {
+  for (const [build, { url: origin }] of BUILDS) {
     for (const pagePath of PUBLIC_PATHS) {
       test(`${pagePath} (${build}) loads no Studio code`, async ({ page }) => {
         const scripts = await loadedScripts(page, origin, pagePath);
@@ -73,6 +76,39 @@ test.describe('no Studio code on public pages', () => {
     const missing = STUDIO_MARKERS.filter((marker) => !found.has(marker));
     expect(missing, 'Studio markers not found in /studio: pick new ones by grepping its chunks').toEqual([]);
   });
+});
+
+test.describe('the first paint waits for the HTML alone', () => {
+  // Through nginx's cache too: tests/e2e/stack.spec.ts checks the pages it serves the same way.
+  for (const [build, { url: origin }] of BUILDS) {
+    for (const pagePath of PUBLIC_PATHS) {
+      test(`${pagePath} (${build}) asks for no render-blocking stylesheet or script, and carries its styles`, async () => {
+        const html = await (await fetch(new URL(pagePath, origin))).text();
+        expect(renderBlockingRequests(html), 'requests the browser waits for before its first paint').toEqual([]);
+        expect(inlineStyleBytes(html), 'CSS in the page itself (no flash of unstyled content)').toBeGreaterThan(0);
+      });
+
+      test(`${pagePath} (${build}) shifts no layout while it loads and hydrates`, async ({ page }) => {
+        await page.goto(new URL(pagePath, origin).href);
+        await page.waitForLoadState('networkidle');
+        // Every layout shift since the navigation (buffered), as Lighthouse's CLS sums them.
+        const shifts = await page.evaluate(
+          () =>
+            new Promise<number[]>((resolve) => {
+              new PerformanceObserver((list) =>
+                resolve(list.getEntries().map((entry) => (entry as PerformanceEntry & { value: number }).value)),
+              ).observe({
+                type: 'layout-shift',
+                buffered: true,
+              });
+              // The observer reports nothing when there was no shift: answer after two frames.
+              requestAnimationFrame(() => requestAnimationFrame(() => resolve([])));
+            }),
+        );
+        expect(shifts, 'layout shifts').toEqual([]);
+      });
+    }
+  }
 });
 
 /**
@@ -105,6 +141,26 @@ test('/ loads at most 20 KB more gzip JavaScript than an empty Next page', async
   console.log(`/ gzip JS ${kb(bytes.js)} in ${bytes.scripts.length} files; empty page ${kb(floor.jsGzip)}; limit ${kb(limit)}`);
   expect(bytes.js, `gzip JS of / (empty page ${kb(floor.jsGzip)} + ${kb(BUDGET_BYTES)} = ${kb(limit)})`).toBeLessThanOrEqual(limit);
   expect(bytes.scripts.length, 'the measurement found the page scripts').toBeGreaterThan(0);
+});
+
+/**
+ * What each public page's HTML may weigh (gzip -9, as page-bytes.ts counts it), now that it carries the
+ * site's stylesheet (next.config.ts, inlineCss): `/` weighed 7.9 KB before; the stylesheet (5.0 KB gzip)
+ * comes with it in a <style> and, as Next writes it, twice more in the page's RSC payload, of which
+ * gzip's 32 KB window catches one: `/` weighs 19.0 KB. Brotli, which nginx sends browsers that ask for
+ * it, takes the repeats almost whole: 7.2 KB before, 12.2 KB now. 24 KB leaves room for copy.
+ */
+const HTML_BUDGET_BYTES = 24 * 1024;
+
+test('each public page, its stylesheet inlined, has at most 24 KB of gzip HTML and links no CSS file', async ({ baseURL }) => {
+  for (const pagePath of PUBLIC_PATHS) {
+    const bytes = await pageBytes(baseURL!, pagePath);
+    console.log(
+      `${pagePath}: gzip HTML ${(bytes.html / 1024).toFixed(1)} KB (${bytes.raw.html} bytes raw), CSS files ${bytes.styles.length}`,
+    );
+    expect(bytes.html, `gzip HTML of ${pagePath}`).toBeLessThanOrEqual(HTML_BUDGET_BYTES);
+    expect(bytes.styles, `stylesheets ${pagePath} links`).toEqual([]);
+  }
 });
 
 /** Every JavaScript file a build sends to browsers. */

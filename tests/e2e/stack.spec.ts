@@ -8,6 +8,7 @@ import { expect, test } from '@playwright/test';
 import { CACHED_ENCODINGS } from '../../lib/cached-encodings';
 import { PUBLIC_PATHS } from '../../lib/public-pages';
 import { editDocument, postWebhook, seedCopy, WEBHOOK_SECRET } from '../../testkit/dataset.ts';
+import { renderBlockingRequests } from '../../testkit/page-bytes.ts';
 import { freePort, memory, sleep } from '../../testkit/processes.ts';
 import { SEED_FORM, SEED_NOT_FOUND } from '../../testkit/seed-copy.ts';
 import { readStore } from '../../testkit/store.ts';
@@ -102,7 +103,7 @@ test.afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-test('the public pages answer 200 through nginx, the second time from its cache, with their static files from disk', async () => {
+test('the public pages answer 200 through nginx, the second time from its cache, with their static files from disk and no render-blocking request', async () => {
   for (const page of PUBLIC_PATHS) {
     const first = await fetch(stack.url + page);
     expect(first.status, page).toBe(200);
@@ -111,6 +112,8 @@ test('the public pages answer 200 through nginx, the second time from its cache,
     expect(second.status, page).toBe(200);
     expect(second.headers.get(CACHE_STATUS), page).toBe('HIT');
     expect(await second.text(), page).toBe(html);
+    // What nginx keeps and serves: a copy whose first paint waits for it alone (tests/e2e/budget.spec.ts).
+    expect(renderBlockingRequests(html), page).toEqual([]);
 
     const script = /src="(\/_next\/static\/[^"]+\.js)"/.exec(html)?.[1];
     expect(script, page).toBeTruthy();

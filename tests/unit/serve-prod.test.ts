@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 
 import { APP_ROOT } from '../../testkit/paths.ts';
 
-/** serve:prod refusing to start, as an operator sees it: exit code and message, before any build. */
-function serveProd(env: Record<string, string>) {
-  return spawnSync(process.execPath, [path.join(APP_ROOT, 'scripts', 'serve-prod.ts')], {
+/** serve:prod (or serve) refusing to start, as an operator sees it: exit code and message, before any build. */
+function serveProd(env: Record<string, string>, script = 'serve-prod.ts', args: string[] = []) {
+  return spawnSync(process.execPath, [path.join(APP_ROOT, 'scripts', script), ...args], {
     env: { ...process.env, ...env },
     encoding: 'utf8',
     timeout: 30_000,
@@ -39,5 +39,16 @@ describe('npm run serve:prod', () => {
     const result = serveProd({ PORT: '80800' });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('PORT must be a whole number from 1 to 65535, got "80800"');
+  });
+});
+
+describe('npm run serve', () => {
+  it('exits 1 on a port that is not one, or an argument it does not know, before any build', () => {
+    const port = serveProd({ PORT: '0' }, 'serve.ts');
+    expect(port.status).toBe(1);
+    expect(port.stderr).toContain('[serve] PORT must be a whole number from 1 to 65535, got "0"');
+    const argument = serveProd({}, 'serve.ts', ['--fast']);
+    expect(argument.status).toBe(1);
+    expect(argument.stderr).toContain('[serve] usage: serve [--build | --no-build] (got --fast)');
   });
 });

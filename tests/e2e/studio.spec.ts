@@ -1,4 +1,4 @@
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page, type Request } from '@playwright/test';
 
 import { postWebhook, resetContent, resetLake, type Doc } from '../../testkit/dataset';
 import { E2E_SERVERS } from '../../testkit/e2e-servers';
@@ -175,6 +175,18 @@ for (const target of [embedded, hosted]) {
           ),
         );
       });
+      // The preview's requests in order: its scripts as they are asked for, and each refresh as its answer arrives.
+      // The click-to-edit overlays' code is asked for when they start, which must come after the live
+      // connection's first refresh: started first, their scan of the page held that refresh behind it.
+      const previewRequests: string[] = [];
+      const inPreview = (request: Request) => URL.canParse(request.frame().url()) && new URL(request.frame().url()).pathname === '/privacy';
+      presentation.on('request', (request) => {
+        if (request.resourceType() === 'script' && inPreview(request)) previewRequests.push(new URL(request.url()).pathname);
+      });
+      // Its answer's head: the body of a refresh streams, and may still be open when the page has shown it.
+      presentation.on('response', (response) => {
+        if (new URL(response.url()).searchParams.has('_rsc') && inPreview(response.request())) previewRequests.push('refresh');
+      });
       const preview = presentation.frameLocator('iframe');
       await phase('open Presentation on /privacy', async () => {
         await presentation.goto(`${origin}/studio/presentation?preview=/privacy`);
@@ -192,6 +204,15 @@ for (const target of [embedded, hosted]) {
       });
       expect(await frame.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
       expect((await Promise.all(actions)).filter(Boolean)).toEqual([]);
+      await phase('the overlays started after the first refresh had its answer', async () => {
+        await expect(preview.locator('sanity-visual-editing')).toBeAttached();
+        const scripts = previewRequests.filter((entry) => entry !== 'refresh');
+        const bodies = await Promise.all(scripts.map(async (script) => (await fetch(`${origin}${script}`)).text()));
+        const overlays = scripts.find((_, index) => bodies[index]!.includes('createElement("sanity-visual-editing")'));
+        expect(overlays, "the overlays' script among the preview's").toBeDefined();
+        expect(previewRequests.indexOf(overlays!)).toBeGreaterThan(previewRequests.indexOf('refresh'));
+        expect(previewRequests.indexOf('refresh')).toBeGreaterThan(-1);
+      });
       await presentation.close();
     });
 

@@ -5,7 +5,7 @@ import { useRouter } from 'next/navigation';
 import { SanityLive } from 'next-sanity/live/client-components';
 import { VisualEditing } from 'next-sanity/visual-editing/client-component';
 import { perspectiveChangeAction, variantChangeAction } from 'next-sanity/visual-editing/server-actions';
-import { useRef, type ComponentProps } from 'react';
+import { useEffect, useRef, useState, useTransition, type ComponentProps } from 'react';
 
 type Props = {
   live: ComponentProps<typeof SanityLive>['config'];
@@ -17,6 +17,9 @@ type Props = {
 // next-sanity's defaults for the rest: errors and reconnections logged, a restart refreshes the page.
 const LIVE_DEFAULTS = { waitFor: undefined, onError: undefined, onReconnect: undefined, onRestart: undefined, onGoAway: undefined };
 
+/** The overlays' latest start when the live connection has not opened by then: Presentation warns after 5 s without them. */
+const OVERLAYS_AT_LATEST_MS = 3000;
+
 /**
  * The browser's side of a draft preview, so that its first load is final:
  * - Presentation names its perspective and variant as soon as it connects. next-sanity's actions for
@@ -26,10 +29,28 @@ const LIVE_DEFAULTS = { waitFor: undefined, onError: undefined, onReconnect: und
  * - Sanity Live renders the page once more, in place, when its connection opens (and after each
  *   reconnection): an edit made between the server's render and that moment would otherwise wait for the
  *   next one, and an editor types as soon as Presentation shows the page.
+ * - The click-to-edit overlays start after that render: their first scan of the page's texts holds the
+ *   main thread (which the preview shares with the Studio) for most of a second, and started first it
+ *   held the live connection's refresh, and with it an edit typed as the preview opened, behind it.
+ *   If the connection has not opened within OVERLAYS_AT_LATEST_MS, they start anyway.
  */
 export function PreviewTools({ live, perspective, variant }: Props) {
   const router = useRouter();
   const shown = useRef({ perspective, variant });
+  const [refreshing, startRefresh] = useTransition();
+  const [overlaysDue, setOverlaysDue] = useState(false);
+  const [overlays, setOverlays] = useState(false);
+  // Once started they stay: a later connection's refresh does not take them down.
+  if (overlaysDue && !refreshing && !overlays) setOverlays(true);
+  useEffect(() => {
+    const latest = setTimeout(() => setOverlaysDue(true), OVERLAYS_AT_LATEST_MS);
+    return () => clearTimeout(latest);
+  }, []);
+  const onWelcome = () =>
+    startRefresh(() => {
+      setOverlaysDue(true);
+      router.refresh();
+    });
   const onPerspectiveChange = (next: ClientPerspective) => {
     const key = Array.isArray(next) ? next.join(',') : next;
     if (key === shown.current.perspective) return;
@@ -43,15 +64,8 @@ export function PreviewTools({ live, perspective, variant }: Props) {
   };
   return (
     <>
-      <SanityLive
-        {...LIVE_DEFAULTS}
-        config={live}
-        includeDrafts
-        action="refresh"
-        requestTag="next-loader.live"
-        onWelcome={() => router.refresh()}
-      />
-      <VisualEditing onPerspectiveChange={onPerspectiveChange} onVariantChange={onVariantChange} />
+      <SanityLive {...LIVE_DEFAULTS} config={live} includeDrafts action="refresh" requestTag="next-loader.live" onWelcome={onWelcome} />
+      {overlays ? <VisualEditing onPerspectiveChange={onPerspectiveChange} onVariantChange={onVariantChange} /> : null}
     </>
   );
 }

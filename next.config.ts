@@ -48,8 +48,9 @@ const nextConfig: NextConfig = {
   // prefetches either way; with `true`, the re-prerender after a publish logged "Unexpected cache miss
   // after cache warming phase" (publish.spec and copy.spec: 2 such errors with true, 0 with false).
   partialPrefetching: false,
-  // Both caches, the 'use cache' entries and the prerendered pages: Next's own, unless REDIS_URL is set
-  // when the server starts; then shared by every instance through Redis (lib/cache/, docs/deploying.md).
+  // Both caches, the 'use cache' entries and the prerendered pages: Next's own (the pages dated from their
+  // render's start), unless REDIS_URL is set when the server starts; then shared by every instance through
+  // Redis (lib/cache/, docs/deploying.md).
   // Not on Vercel (it sets VERCEL=1 for the build): there the platform's own cache is shared already.
   ...(process.env.VERCEL
     ? {}

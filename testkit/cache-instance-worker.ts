@@ -33,6 +33,7 @@ const context = {
   _requestHeaders: {},
 } as unknown as CacheHandlerContext;
 const pages = () => new PageCache(context as never);
+const renders: ReturnType<typeof pages>[] = [];
 
 const streamOf = (text: string) => new Response(text).body!;
 const YEAR = 365 * 24 * 3600;
@@ -51,7 +52,7 @@ const operations = {
   },
   updateTags: (tags: string[], durations?: { expire?: number }) => useCache.updateTags(tags, durations),
   getExpiration: async (tags: string[]) => (await useCache.refreshTags(), useCache.getExpiration(tags)),
-  async setPage(key: string, html: string, tags: string[]) {
+  async setPage(key: string, html: string, tags: string[], cache = pages()) {
     const page = {
       kind: 'APP_PAGE',
       html,
@@ -61,8 +62,14 @@ const operations = {
       postponed: undefined,
       segmentData: new Map([['/_tree', Buffer.from('tree')]]),
     };
-    await pages().set(key, page as never, { cacheControl: { revalidate: false, expire: undefined } } as never);
+    await cache.set(key, page as never, { cacheControl: { revalidate: false, expire: undefined } } as never);
   },
+  /** A request that begins rendering a page now (Next makes its page cache as the request starts); finishPage stores it. */
+  beginPage() {
+    renders.push(pages());
+    return renders.length - 1;
+  },
+  finishPage: (render: number, key: string, html: string, tags: string[]) => operations.setPage(key, html, tags, renders[render]),
   async getPage(key: string) {
     const entry = await pages().get(key, { kind: 'APP_PAGE', isFallback: false } as never);
     const value = entry?.value as { html: string; rscData: Buffer; segmentData: Map<string, Buffer> } | undefined;

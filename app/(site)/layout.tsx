@@ -17,19 +17,29 @@ export function generateMetadata() {
 
 export const viewport: Viewport = { themeColor: '#3451d1', width: 'device-width', initialScale: 1 };
 
+/** The page's content: the skip link's target, and what the first paint waits to have parsed. */
+const MAIN_ID = 'main';
+
 export default async function SiteLayout({ children }: { children: ReactNode }) {
   const settings = await getSettings();
   return (
     <html lang="en">
       <body className="flex min-h-screen flex-col bg-white text-ink antialiased">
+        {/*
+          Nothing waits for a request before the first paint (the CSS is inline), so the browser may paint a
+          part of the HTML it has parsed: the header's links right-aligned before the last ones are read, which
+          then move left as they come (a layout shift). This holds the first paint until <main> has been parsed,
+          without a request. React puts it in <head>, where it must be; browsers without it ignore it.
+        */}
+        <link rel="expect" href={`#${MAIN_ID}`} blocking="render" />
         <a
-          href="#main"
+          href={`#${MAIN_ID}`}
           className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:px-4 focus:py-2 focus:shadow"
         >
           {settings.chrome.skipLink}
         </a>
         <Header settings={settings} />
-        <main id="main" className="flex-1">
+        <main id={MAIN_ID} className="flex-1">
           {/* The error boundary (error.tsx) sits inside the layout: it gets its words from here. */}
           <ErrorCopyProvider copy={settings.errorPage}>{children}</ErrorCopyProvider>
         </main>

@@ -4,6 +4,7 @@
  * stands behind it: a page one instance rendered after a publish serves the others, and before any
  * read the instance takes in the revalidations the others made (shared-tags.ts), which is how a
  * publish sent to one instance reaches every one. With Redis down, Next's own cache goes on alone.
+ * Either way a page is dated from when its render began (DatedPageCache).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -52,15 +53,47 @@ function buildIdOf(serverDistDir: string | undefined): string {
   return id;
 }
 
+/** When the render of each page this process holds began; one per page, so bounded by the routes. */
+const renderStarts = new Map<string, number>();
+
+/**
+ * Next's own page cache, with each page dated from when its render began, not from when it was stored.
+ * A render that read the content before a publish and was stored after it would otherwise count as newer
+ * than the publish, and serve the old text until the next one. Next makes one per request, and a
+ * request's render begins after that: its start is the date, on the safe side.
+ */
+export class DatedPageCache extends FileSystemCache {
+  readonly requestStart = Date.now();
+
+  async get(cacheKey: string, ctx: GetContext): Promise<CacheHandlerValue | null> {
+    const entry = await super.get(cacheKey, ctx);
+    const started = renderStarts.get(cacheKey);
+    if (!entry || started === undefined || started >= entry.lastModified) return entry;
+    const dated = { ...entry, lastModified: started };
+    // None, as Next's own answers for a page whose tags expired since: the read renders it again.
+    return outdated(dated, ctx) ? null : dated;
+  }
+
+  async set(cacheKey: string, data: CacheHandlerValue['value'], ctx: SetContext): Promise<void> {
+    return this.setDated(cacheKey, data, ctx, this.requestStart);
+  }
+
+  /** Stores a page rendered at `renderStart` (by this request, or by another instance). */
+  async setDated(cacheKey: string, data: CacheHandlerValue['value'], ctx: SetContext, renderStart: number): Promise<void> {
+    renderStarts.set(cacheKey, renderStart);
+    await super.set(cacheKey, data, ctx);
+  }
+}
+
 /** Next makes one per request, as it does its own. */
 export class SharedIncrementalCache implements CacheHandler {
-  private readonly local: FileSystemCacheClass;
+  private readonly local: DatedPageCache;
   private readonly prefix: string;
   private readonly shared: SharedCache;
 
   constructor(ctx: CacheHandlerContext, shared: SharedCache = sharedCache()!) {
     this.shared = shared;
-    this.local = new FileSystemCache(ctx as ConstructorParameters<typeof FileSystemCacheClass>[0]);
+    this.local = new DatedPageCache(ctx as ConstructorParameters<typeof FileSystemCacheClass>[0]);
     this.prefix = `page:${buildIdOf(ctx.serverDistDir)}:`;
   }
 
@@ -73,7 +106,8 @@ export class SharedIncrementalCache implements CacheHandler {
     // Kept in front, so the next read of this page does not go to Redis (fetch entries are not this site's).
     if ((ctx.kind as string) !== 'FETCH' && stored.value) {
       const { isFallback, isRoutePPREnabled } = ctx as { isFallback?: boolean; isRoutePPREnabled?: boolean };
-      await this.local.set(cacheKey, stored.value, { cacheControl: stored.cacheControl, isFallback, isRoutePPREnabled });
+      const setContext = { cacheControl: stored.cacheControl, isFallback, isRoutePPREnabled } as SetContext;
+      await this.local.setDated(cacheKey, stored.value, setContext, stored.lastModified);
     }
     return stored;
   }
@@ -82,7 +116,7 @@ export class SharedIncrementalCache implements CacheHandler {
     await this.local.set(cacheKey, data, ctx);
     if (!data) return;
     const cacheControl = 'cacheControl' in ctx ? ctx.cacheControl : undefined;
-    const entry: CacheHandlerValue = { lastModified: Date.now(), value: data, cacheControl };
+    const entry: CacheHandlerValue = { lastModified: this.local.requestStart, value: data, cacheControl };
     const expire = cacheControl?.expire ?? (typeof cacheControl?.revalidate === 'number' ? cacheControl.revalidate : undefined);
     await storeEntry(this.shared, this.prefix + cacheKey, entry, ttlSeconds(expire));
   }
@@ -100,4 +134,4 @@ export class SharedIncrementalCache implements CacheHandler {
   }
 }
 
-export default sharedCache() ? SharedIncrementalCache : FileSystemCache;
+export default sharedCache() ? SharedIncrementalCache : DatedPageCache;

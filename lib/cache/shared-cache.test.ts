@@ -87,6 +87,19 @@ describe('prerendered pages', () => {
     await a.setPage('/route-cache/APP_PAGE/x/$/privacy', '<p>v2</p>', ['_N_T_/privacy', 'privacyPolicy']);
     expect(await b.getPage('/route-cache/APP_PAGE/x/$/privacy')).toMatchObject({ html: '<p>v2</p>' });
   });
+
+  it('a page whose render began before a revalidation is outdated on both, though it was stored after it', async () => {
+    const [a, b] = [await instance(), await instance()];
+    const key = '/route-cache/APP_PAGE/x/$/privacy';
+    // B begins rendering from the content as it was; the publish reaches A; then B stores what it rendered.
+    const render = await b.beginPage();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await a.updateTags(['privacyPolicy']);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await b.finishPage(render, key, '<p>before the publish</p>', ['_N_T_/privacy', 'privacyPolicy']);
+    expect(await b.getPage(key)).toBeNull();
+    expect(await a.getPage(key)).toBeNull();
+  });
 });
 
 describe('with Redis down', () => {
@@ -153,5 +166,16 @@ describe('without REDIS_URL', () => {
     await a.set('k10', 'local', ['landingPage']);
     expect(await a.get('k10')).toMatchObject({ text: 'local' });
     expect(await b.get('k10')).toBeNull();
+  });
+
+  it('a page whose render began before a revalidation is outdated, though it was stored after it', async () => {
+    const a = await startCacheInstance({});
+    instances.push(a);
+    const render = await a.beginPage();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await a.revalidatePageTags(['privacyPolicy']);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await a.finishPage(render, '/privacy', '<p>before the publish</p>', ['privacyPolicy']);
+    expect(await a.getPage('/privacy')).toBeNull();
   });
 });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { expect, test, type Page, type Response } from '@playwright/test';
 
 import { PUBLIC_PATHS } from '../../lib/public-pages';
+import { partSent } from '../../testkit/part-sent.ts';
 import { inlineStyleBytes, pageAssets, pageBytes, renderBlockingRequests } from '../../testkit/page-bytes.ts';
 import { E2E_SERVERS, WEBHOOK_SECRET } from '../../testkit/e2e-servers';
 import { LAKE_ORIGIN, LAKE_TOKEN } from '../../testkit/hosted';
@@ -88,8 +89,9 @@ test.describe('the first paint waits for the HTML alone', () => {
         expect(inlineStyleBytes(html), 'CSS in the page itself (no flash of unstyled content)').toBeGreaterThan(0);
       });
 
-      test(`${pagePath} (${build}) shifts no layout while it loads and hydrates`, async ({ page }) => {
-        await page.goto(new URL(pagePath, origin).href);
+      test(`${pagePath} (${build}) shifts no layout while it loads, sent in parts, and hydrates`, async ({ page }) => {
+        const proxy = await partSent(origin);
+        await page.goto(new URL(pagePath, proxy.url).href);
         await page.waitForLoadState('networkidle');
         // Every layout shift since the navigation (buffered), as Lighthouse's CLS sums them.
         const shifts = await page.evaluate(
@@ -105,6 +107,7 @@ test.describe('the first paint waits for the HTML alone', () => {
               requestAnimationFrame(() => requestAnimationFrame(() => resolve([])));
             }),
         );
+        await proxy.close();
         expect(shifts, 'layout shifts').toEqual([]);
       });
     }

@@ -1,5 +1,6 @@
 import { expect, test, type BrowserContext, type Page, type Request } from '@playwright/test';
 
+import { OVERLAYS_DEADLINE_MARK } from '../../app/(site)/_components/preview-marks';
 import { postWebhook, resetContent, resetLake, type Doc } from '../../testkit/dataset';
 import { E2E_SERVERS } from '../../testkit/e2e-servers';
 import { lakeClient, LAKE_PROJECT, LAKE_TOKEN } from '../../testkit/hosted';
@@ -206,6 +207,12 @@ for (const target of [embedded, hosted]) {
       expect((await Promise.all(actions)).filter(Boolean)).toEqual([]);
       await phase('the overlays started after the first refresh had its answer', async () => {
         await expect(preview.locator('sanity-visual-editing')).toBeAttached();
+        // On a machine too busy to open the live connection in time the overlays start by their deadline,
+        // before it, so that Presentation still connects to them: then the order says nothing.
+        if (await frame.evaluate((mark) => performance.getEntriesByName(mark).length > 0, OVERLAYS_DEADLINE_MARK)) {
+          test.info().annotations.push({ type: 'note', description: 'the overlays started by their deadline: order not checked' });
+          return;
+        }
         const scripts = previewRequests.filter((entry) => entry !== 'refresh');
         const bodies = await Promise.all(scripts.map(async (script) => (await fetch(`${origin}${script}`)).text()));
         const overlays = scripts.find((_, index) => bodies[index]!.includes('createElement("sanity-visual-editing")'));

@@ -7,6 +7,8 @@ import { VisualEditing } from 'next-sanity/visual-editing/client-component';
 import { perspectiveChangeAction, variantChangeAction } from 'next-sanity/visual-editing/server-actions';
 import { useEffect, useRef, useState, useTransition, type ComponentProps } from 'react';
 
+import { OVERLAYS_DEADLINE_MARK } from './preview-marks';
+
 type Props = {
   live: ComponentProps<typeof SanityLive>['config'];
   /** What the page was rendered with: the perspective (a release stack joined by commas) and the variant. */
@@ -17,8 +19,13 @@ type Props = {
 // next-sanity's defaults for the rest: errors and reconnections logged, a restart refreshes the page.
 const LIVE_DEFAULTS = { waitFor: undefined, onError: undefined, onReconnect: undefined, onRestart: undefined, onGoAway: undefined };
 
-/** The overlays' latest start when the live connection has not opened by then: Presentation warns after 5 s without them. */
-const OVERLAYS_AT_LATEST_MS = 3000;
+/**
+ * The overlays' latest start, counted from the preview's navigation, not from hydration, which on a busy
+ * machine comes late itself. Presentation warns when they have not connected 8 s after the frame loaded
+ * (1–2 s after navigation here), and they take about 1.5 s to connect here: this leaves room for a machine
+ * twice as slow. The live connection's first refresh comes 3–5 s after navigation here.
+ */
+const OVERLAYS_AT_LATEST_MS = 5000;
 
 /**
  * The browser's side of a draft preview, so that its first load is final:
@@ -32,7 +39,7 @@ const OVERLAYS_AT_LATEST_MS = 3000;
  * - The click-to-edit overlays start after that render: their first scan of the page's texts holds the
  *   main thread (which the preview shares with the Studio) for most of a second, and started first it
  *   held the live connection's refresh, and with it an edit typed as the preview opened, behind it.
- *   If the connection has not opened within OVERLAYS_AT_LATEST_MS, they start anyway.
+ *   If the connection has not opened OVERLAYS_AT_LATEST_MS after the preview's navigation, they start anyway.
  */
 export function PreviewTools({ live, perspective, variant }: Props) {
   const router = useRouter();
@@ -43,9 +50,16 @@ export function PreviewTools({ live, perspective, variant }: Props) {
   // Once started they stay: a later connection's refresh does not take them down.
   if (overlaysDue && !refreshing && !overlays) setOverlays(true);
   useEffect(() => {
-    const latest = setTimeout(() => setOverlaysDue(true), OVERLAYS_AT_LATEST_MS);
+    if (overlays) return;
+    const latest = setTimeout(
+      () => {
+        performance.mark(OVERLAYS_DEADLINE_MARK);
+        setOverlaysDue(true);
+      },
+      Math.max(0, OVERLAYS_AT_LATEST_MS - performance.now()),
+    );
     return () => clearTimeout(latest);
-  }, []);
+  }, [overlays]);
   const onWelcome = () =>
     startRefresh(() => {
       setOverlaysDue(true);

@@ -1,8 +1,9 @@
 /**
- * A page as a slow network delivers it: a proxy in front of `origin` that sends each HTML document in two
- * parts, cut inside the header just after its first link, with a pause between them long enough for a
- * browser to paint what it has. Everything else passes through whole. Without something that holds the
- * first paint, the header is painted half-built, and its links move as the rest arrives.
+ * A page as a slow network delivers it: a proxy in front of `origin` that sends each HTML document in
+ * parts, cut just after the header's first link and inside <main>'s first paragraph, with a pause at each
+ * cut long enough for a browser to paint what it has. Everything else passes through whole. Without
+ * something that holds the first paint, the header is painted half-built and its links move as the rest
+ * arrives, and a centered paragraph re-centers its last line.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,12 +11,14 @@ import type { AddressInfo } from 'node:net';
 /** Long enough for a browser to paint the first part on a busy machine (it does in about 0.25 s here). */
 const PAUSE_MS = 1000;
 
-/** Just after the first link inside the page's <header>: the point where a half-built header differs from a whole one. */
-function cutOf(html: string): number {
-  const header = html.indexOf('<header');
-  const link = header === -1 ? -1 : html.indexOf('</a>', html.indexOf('<nav', header));
-  if (link === -1) throw new Error('part-sent: the page has no link inside <header><nav> to cut after');
-  return link + '</a>'.length;
+/** Where a half-built page differs from a whole one: after the header's first link, and 8 characters into <main>'s first paragraph. */
+function cutsOf(html: string): number[] {
+  const link = html.indexOf('</a>', html.indexOf('<nav', html.indexOf('<header')));
+  const paragraph = html.indexOf('<p', html.indexOf('<main'));
+  const text = paragraph === -1 ? -1 : html.indexOf('>', paragraph) + 1 + 8;
+  if (link === -1 || text <= 0 || html.indexOf('<', text - 8) < text)
+    throw new Error('part-sent: the page needs a link in <header><nav> and a paragraph of 8 characters or more in <main>');
+  return [link + '</a>'.length, text];
 }
 
 export async function partSent(origin: string): Promise<{ url: string; close: () => Promise<void> }> {
@@ -26,10 +29,13 @@ export async function partSent(origin: string): Promise<{ url: string; close: ()
       response.writeHead(upstream.status, { 'content-type': type });
       if (!type.startsWith('text/html')) return response.end(Buffer.from(await upstream.arrayBuffer()));
       const html = await upstream.text();
-      const cut = cutOf(html);
-      response.write(html.slice(0, cut));
-      await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
-      response.end(html.slice(cut));
+      let sent = 0;
+      for (const cut of cutsOf(html)) {
+        response.write(html.slice(sent, cut));
+        sent = cut;
+        await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+      }
+      response.end(html.slice(sent));
     })().catch((error: unknown) => response.destroy(error as Error));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

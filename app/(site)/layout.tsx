@@ -17,8 +17,10 @@ export function generateMetadata() {
 
 export const viewport: Viewport = { themeColor: '#3451d1', width: 'device-width', initialScale: 1 };
 
-/** The page's content: the skip link's target, and what the first paint waits to have parsed. */
+/** The skip link's target. */
 const MAIN_ID = 'main';
+/** What the first paint waits to have parsed: the footer comes after all of the page's content. */
+const FOOTER_ID = 'footer';
 
 export default async function SiteLayout({ children }: { children: ReactNode }) {
   const settings = await getSettings();
@@ -26,12 +28,14 @@ export default async function SiteLayout({ children }: { children: ReactNode }) 
     <html lang="en">
       <body className="flex min-h-screen flex-col bg-white text-ink antialiased">
         {/*
-          Nothing waits for a request before the first paint (the CSS is inline), so the browser may paint a
-          part of the HTML it has parsed: the header's links right-aligned before the last ones are read, which
-          then move left as they come (a layout shift). This holds the first paint until <main> has been parsed,
-          without a request. React puts it in <head>, where it must be; browsers without it ignore it.
+          Nothing waits for a request before the first paint (the CSS is inline), so the browser may paint the
+          part of the HTML it has parsed: the header's links, right-aligned, before the last ones are read, or a
+          centered paragraph before its last words, which then move as the rest comes (a layout shift). This
+          holds the first paint until the footer's start tag, so all of <main>, has been parsed, without a
+          request (Chromium lets it go at the start tag). React puts it in <head>, where it must be; browsers
+          without it ignore it.
         */}
-        <link rel="expect" href={`#${MAIN_ID}`} blocking="render" />
+        <link rel="expect" href={`#${FOOTER_ID}`} blocking="render" />
         <a
           href={`#${MAIN_ID}`}
           className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:px-4 focus:py-2 focus:shadow"
@@ -43,7 +47,7 @@ export default async function SiteLayout({ children }: { children: ReactNode }) 
           {/* The error boundary (error.tsx) sits inside the layout: it gets its words from here. */}
           <ErrorCopyProvider copy={settings.errorPage}>{children}</ErrorCopyProvider>
         </main>
-        <Footer settings={settings} />
+        <Footer settings={settings} id={FOOTER_ID} />
         <DraftTools />
       </body>
     </html>

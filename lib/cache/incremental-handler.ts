@@ -53,7 +53,7 @@ function buildIdOf(serverDistDir: string | undefined): string {
   return id;
 }
 
-/** When the render of each page this process holds began; one per page, so bounded by the routes. */
+/** When the render of each page this process stored began, by cache key: one per route, so bounded by them. */
 const renderStarts = new Map<string, number>();
 
 /**

@@ -325,6 +325,28 @@ describe('a history that lasts', () => {
     expect(await documentsAt(third, 'policy', '')).toMatchObject([{ title: 'Policy, edited in the file' }]);
   });
 
+  it('lists a release published when the lake opens (it fell due while no lake ran) at once, in transactions and events', async () => {
+    const first = await open();
+    await act(first, [
+      { actionType: 'sanity.action.release.create', releaseId: 'rNext', metadata: { title: 'Next policy', releaseType: 'scheduled' } },
+      { actionType: 'sanity.action.document.version.create', publishedId: 'policy', baseId: 'policy', versionId: 'versions.rNext.policy' },
+      { actionType: 'sanity.action.document.edit', draftId: 'versions.rNext.policy', publishedId: 'policy', patch: { set: { title: 'Next' } } },
+    ]);
+    const publishAt = new Date(Date.now() + 200).toISOString();
+    await act(first, [{ actionType: 'sanity.action.release.schedule', releaseId: 'rNext', publishAt }]);
+    first.lake.close();
+    lakes.splice(0);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+
+    // With Sanity's lag (HISTORY_LAG_MS), asked at once: no listener could have brought a transaction made before the lake served.
+    const reopened = await open({ history: { file: path.join(dir, 'data', 'history.ndjson') } });
+    expect(reopened.lake.dataset.get('policy')).toMatchObject({ title: 'Next' });
+    const listed = await lines(reopened, '/data/history/production/transactions/policy');
+    expect(listed.filter((tx) => tx.documentIDs.includes('versions.rNext.policy'))).toHaveLength(1);
+    const kinds = (await events(reopened, 'policy')).events.policy!.map((event) => event.type);
+    expect(kinds[0]).toBe('publishDocumentVersion');
+  });
+
   it('drops a torn last line (a process killed mid-append), and moves a file it cannot read aside rather than losing it', async () => {
     const first = await open();
     await edit(first, { title: 'Kept' }, 'tx-kept');

@@ -150,6 +150,9 @@ export class History {
   /** Whether transaction `id` is too new for an answer that runs up to now (see HISTORY_LAG_MS). */
   recent = (id: string): boolean => Date.now() - (this.recordedAt.get(id) ?? 0) < this.lagMs;
 
+  /** The lake serves now: what it committed while opening reached no listener, so no answer may leave it out as too new. */
+  serving = (): void => this.recordedAt.clear();
+
   /** Document `id` as transaction `position` left it (null: it did not exist), stamped with the transaction that last wrote it. */
   stateAt({ entries }: Timeline, id: string, position: number): SanityDocument | null {
     const chain: Effects[] = [];

@@ -74,6 +74,7 @@ export class Lake {
   static async open(options: LakeOptions): Promise<Lake> {
     const lake = new Lake(options, await Dataset.open(options));
     await lake.scheduler.start();
+    lake.dataset.history.serving();
     return lake;
   }
 

@@ -129,7 +129,9 @@ test.describe('the local lake of the embedded default', () => {
     expect((await write({ mutations: [{ delete: { id: 'drafts.privacyPolicy' } }] }, 'mutate')).status).toBe(200);
   });
 
-  test('a publish, a draft and their history survive the server being killed (SIGKILL) and started again', async ({ browser }) => {
+  test('a publish, a draft, a release due meanwhile and their history survive the server being killed (SIGKILL) and started again', async ({
+    browser,
+  }) => {
     const stamp = Date.now();
     const before = await phase('open the Studio', () => openPolicy(browser));
     await phase('publish, then edit', async () => {
@@ -144,9 +146,51 @@ test.describe('the local lake of the embedded default', () => {
     await before.context.close();
     expect(before.problems).toEqual([]);
 
-    await phase('kill the server and start it again', async () => {
+    // A release of the site's settings falls due while the server is down: the next start publishes it.
+    const release = `rCrash${stamp}`;
+    const publishAt = await phase('schedule a release, and kill the server before its time', async () => {
+      const act = async (actions: object[]) => {
+        const answer = await fetch(lakeApi('/actions/production'), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ actions }),
+        });
+        expect(answer.status, await answer.text()).toBe(200);
+      };
+      const version = `versions.${release}.siteSettings`;
+      await act([
+        { actionType: 'sanity.action.release.create', releaseId: release, metadata: { title: 'Settings', releaseType: 'scheduled' } },
+        { actionType: 'sanity.action.document.version.create', publishedId: 'siteSettings', baseId: 'siteSettings', versionId: version },
+        {
+          actionType: 'sanity.action.document.edit',
+          draftId: version,
+          publishedId: 'siteSettings',
+          patch: { set: { description: 'Connect with your school community anonymously: settings published by a release.' } },
+        },
+      ]);
+      const at = Date.now() + 3000;
+      await act([{ actionType: 'sanity.action.release.schedule', releaseId: release, publishAt: new Date(at).toISOString() }]);
       await server.kill();
+      expect((await readDataset(env.CONTENT_FILE)).find((doc) => doc._id === `_.releases.${release}`)?.state).toBe('scheduled');
+      return at;
+    });
+    await phase('start it again once the release is due', async () => {
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, publishAt - Date.now())));
       server = await startAppServer(env, { port });
+    });
+    await phase("the release's publish, in the new process's history at once", async () => {
+      const history = `${LAKE_API}/history/production`;
+      const transactions = (await (await fetch(`${server.origin}${history}/transactions/siteSettings`)).text())
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { documentIDs: string[] });
+      expect(transactions.filter((transaction) => transaction.documentIDs.includes(`_.releases.${release}`))).toHaveLength(1);
+      const { events } = (await (await fetch(`${server.origin}${history}/events/documents/siteSettings`)).json()) as {
+        events: { siteSettings: { type: string; releaseId?: string; publishCause?: string }[] };
+      };
+      expect(events.siteSettings.filter((event) => event.releaseId === release)).toEqual([
+        expect.objectContaining({ type: 'publishDocumentVersion', publishCause: 'release.schedule' }),
+      ]);
     });
     const after = await phase('open the Studio again', () => openPolicy(browser));
     await phase('the draft, the publish and the history', async () => {
@@ -174,7 +218,8 @@ test.describe('the local lake of the embedded default', () => {
     const problems = watchProblems(page);
     const release = await phase('create the release', async () => {
       await page.goto(`${server.origin}/studio/releases`);
-      await page.getByRole('button', { name: 'New release' }).click();
+      // The page's own button; the table of open releases, empty, offers a second one.
+      await page.getByRole('button', { name: 'New release' }).first().click();
       await page.getByTestId('release-form-title').fill('Policy effective 1 January');
       await page.getByTestId('submit-release-button').click();
       await expect(page).toHaveURL(/\/studio\/releases\/r\w+/);

@@ -2,14 +2,20 @@
  * Child processes, ports, waiting and memory: the one way the stack (serve:prod), the app servers, the
  * measuring scripts and the tests start, wait for and stop what they run.
  *
- * Each child runs in its own process group: a stop reaches everything it started (nginx's workers,
- * Next's build workers), and Ctrl-C in a terminal reaches only the script, which then stops its
- * children in its own order. A child still running when this process exits (a failed test, an
- * interrupted script) is killed with it.
+ * For the tests and measurements, each child runs in its own process group: a stop reaches everything
+ * it started (nginx's workers, Next's build workers). A child still running when this process exits (a
+ * failed test, an interrupted script) is killed with it.
+ *
+ * The commands a person or a supervisor runs (npm start, serve, serve:prod) tie their children to
+ * themselves instead (tieChildrenToThisProcess): a child stays in the command's process group, so a kill
+ * of that group (Ctrl-C, kill -9 of the group, a supervisor's stop) ends it too, and a Node child also
+ * ends when the command alone is killed with SIGKILL (exit-with-parent.mjs). No server outlives the
+ * command that started it, holding its port and its store's lock (docs/operations.md).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
+import { fileURLToPath } from 'node:url';
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -21,6 +27,13 @@ const handedOut = new Set<number>();
  * "resource busy (Address in use)". No connection is given a port from this range on its own.
  */
 const PORT_RANGE = { first: 20_000, count: 12_000 };
+/**
+ * Playwright's workers run side by side (TEST_PARALLEL_INDEX 0, 1, …): each picks from a part of the range
+ * of its own, so two never pick the same port between one's check and its child's bind.
+ */
+const WORKER_SLOTS = 4;
+const slot = Number(process.env.TEST_PARALLEL_INDEX ?? 0) % WORKER_SLOTS;
+const PORTS = { first: PORT_RANGE.first + (slot * PORT_RANGE.count) / WORKER_SLOTS, count: PORT_RANGE.count / WORKER_SLOTS };
 
 function canListen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -34,12 +47,12 @@ function canListen(port: number): Promise<boolean> {
 /** A port on 127.0.0.1 that nothing listens on right now and that this process has not handed out. */
 export async function freePort(): Promise<number> {
   for (let attempt = 0; attempt < 1000; attempt++) {
-    const port = PORT_RANGE.first + Math.floor(Math.random() * PORT_RANGE.count);
+    const port = PORTS.first + Math.floor(Math.random() * PORTS.count);
     if (handedOut.has(port) || !(await canListen(port))) continue;
     handedOut.add(port);
     return port;
   }
-  throw new Error(`no free port from ${PORT_RANGE.first} to ${PORT_RANGE.first + PORT_RANGE.count - 1} in 1000 tries`);
+  throw new Error(`no free port from ${PORTS.first} to ${PORTS.first + PORTS.count - 1} in 1000 tries`);
 }
 
 /** How much of a child's output is kept for error messages and tests that read its log. */
@@ -47,6 +60,18 @@ const OUTPUT_TAIL = 64_000;
 
 export type Exit = { code: number | null; signal: NodeJS.Signals | null };
 type StartOptions = { cwd?: string; env?: NodeJS.ProcessEnv; forward?: (line: string) => void };
+
+/** Whether children get process groups of their own (tests, measurements) or stay in this process's (commands). */
+let ownGroups = true;
+/** Loaded first by a tied Node child: it ends when the pipe from this process closes, however this process died. */
+const EXIT_WITH_PARENT = fileURLToPath(new URL('./exit-with-parent.mjs', import.meta.url));
+/** Tells that module that its stdin is that pipe (its own children inherit the preload, not the pipe). */
+const PARENT_PIPE = 'STDIN_IS_PARENT_PIPE';
+
+/** For a command's main, before it starts anything: its children end with it (see the top of this file). */
+export function tieChildrenToThisProcess(): void {
+  ownGroups = false;
+}
 
 /** Every child started and not yet exited, for stopAllProcesses. */
 const live = new Set<Child>();
@@ -74,18 +99,30 @@ export function stopOnSignals(cleanup: () => Promise<unknown> = async () => {}):
   }
 }
 
+/** A group of its own, or (tied) this process's, with a Node child watching the pipe from this process. */
+function spawnChild(command: string, args: string[], { cwd, env, group }: { cwd?: string; env?: NodeJS.ProcessEnv; group: boolean }) {
+  const watchesParent = !group && command === process.execPath;
+  return spawn(command, watchesParent ? ['--import', EXIT_WITH_PARENT, ...args] : args, {
+    cwd,
+    env: watchesParent ? { ...(env ?? process.env), [PARENT_PIPE]: '1' } : env,
+    detached: group,
+    stdio: [watchesParent ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+  });
+}
+
 /**
- * Starts `command` in its own process group. `forward` receives each line of its output (to print it
- * with a prefix); the last 64 KB are kept for error messages either way.
+ * Starts `command`, in its own process group unless children are tied to this process. `forward` receives
+ * each line of its output (to print it with a prefix); the last 64 KB are kept for error messages either way.
  */
 export function startProcess(name: string, command: string, args: string[], { cwd, env, forward }: StartOptions = {}) {
   if (closed) throw new Error(`not starting ${name}: stopping`);
-  const child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const group = ownGroups;
+  const child = spawnChild(command, args, { cwd, env, group });
   let tail = '';
   const pending = { stdout: '', stderr: '' };
   for (const stream of ['stdout', 'stderr'] as const) {
-    child[stream].setEncoding('utf8');
-    child[stream].on('data', (chunk: string) => {
+    child[stream]!.setEncoding('utf8');
+    child[stream]!.on('data', (chunk: string) => {
       tail = (tail + chunk).slice(-OUTPUT_TAIL);
       if (!forward) return;
       const lines = (pending[stream] + chunk).split('\n');
@@ -101,9 +138,10 @@ export function startProcess(name: string, command: string, args: string[], { cw
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });
   const running = () => child.exitCode === null && child.signalCode === null && child.pid !== undefined;
+  /** To the child's whole group when it has one of its own, else to the child. */
   const signalGroup = (signal: NodeJS.Signals) => {
     try {
-      process.kill(-child.pid!, signal);
+      process.kill(group ? -child.pid! : child.pid!, signal);
     } catch {
       // Already gone.
     }
@@ -115,10 +153,10 @@ export function startProcess(name: string, command: string, args: string[], { cw
     running,
     output: () => tail,
     signal: signalGroup,
-    /** SIGKILL to the whole group, as a crash or the OOM killer would: no shutdown code runs. */
+    /** SIGKILL, as a crash or the OOM killer would: no shutdown code runs. */
     kill: () => (signalGroup('SIGKILL'), exited),
     /**
-     * Stops the whole group: `signal` first (a process stopped with SIGSTOP is continued so that it
+     * Stops it: `signal` first (a process stopped with SIGSTOP is continued so that it
      * can act on it), SIGKILL after `graceMs`. Resolves once the leader has exited.
      */
     async stop({ signal = 'SIGTERM', graceMs = 10_000 }: { signal?: NodeJS.Signals; graceMs?: number } = {}): Promise<Exit> {

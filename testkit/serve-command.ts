@@ -1,18 +1,22 @@
 /**
- * What `npm run serve` (scripts/serve.ts) and `npm run serve:prod` (scripts/serve-prod.ts) read alike:
- * the build mode from their arguments, whole-number settings, the .env files as `next start` reads them,
- * and DATA_DIR and CONTENT_FILE as absolute paths, since the standalone server changes into its own
- * folder. Relative paths are taken from the directory the command was typed in.
+ * What `npm run serve` (scripts/serve.ts) and `npm run serve:prod` (scripts/serve-prod.ts) share: their
+ * children tied to them (testkit/processes.ts), the build mode from their arguments, whole-number
+ * settings, the .env files as `next start` reads them, and DATA_DIR and CONTENT_FILE as absolute paths,
+ * since the standalone server changes into its own folder. Relative paths are taken from the directory
+ * the command was typed in.
  */
 import path from 'node:path';
 
 import nextEnv from '@next/env';
 
 import { APP_ROOT, SEED_FILE } from './paths.ts';
+import { tieChildrenToThisProcess } from './processes.ts';
 import type { BuildMode } from './standalone.ts';
 
 /** The command's printing, its settings and the environment its servers get; `name` prefixes each line. */
 export function serveCommand(name: string, args: string[]) {
+  // What the command starts (the build, the servers, nginx) ends with it, however it ends.
+  tieChildrenToThisProcess();
   const log = (line: string) => console.log(`[${name}] ${line}`);
   const fail = (message: string): never => {
     console.error(`[${name}] ${message}`);

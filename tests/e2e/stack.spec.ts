@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -56,29 +57,44 @@ async function pollUntil(check: () => Promise<boolean>, limit: number): Promise<
   throw new Error(`not within ${limit} polls, ${POLL_MS} ms apart:\n${serve.output().slice(-4000)}`);
 }
 
-/** `npm run serve:prod --no-build` as typed in `work` (not through npm in the repo), once it printed its URL. */
-async function startServeProd(env: Record<string, string>): Promise<ServeProd> {
-  const runEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(await freePort()), STACK_DIR: path.join(work, 'run'), ...env };
+/**
+ * `npm run <script> --no-build` as typed in `work` (not through npm in the repo), in a process group of
+ * its own as a terminal or a supervisor starts it.
+ */
+function startCommand(script: 'serve.ts' | 'serve-prod.ts', env: Record<string, string>) {
+  const runEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
   delete runEnv.INIT_CWD;
-  const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'serve-prod.ts'), '--no-build'], {
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts', script), '--no-build'], {
     cwd: work,
     env: runEnv,
+    detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  while (!output.includes('[serve:prod] ready: ')) {
-    if (child.exitCode !== null) throw new Error(`serve:prod exited with code ${child.exitCode}:\n${output}`);
+  return { child, output: () => output, exited };
+}
+
+/** `npm run serve:prod --no-build`, once it printed its URL. */
+async function startServeProd(env: Record<string, string>): Promise<ServeProd> {
+  const { child, output, exited } = startCommand('serve-prod.ts', {
+    PORT: String(await freePort()),
+    STACK_DIR: path.join(work, 'run'),
+    ...env,
+  });
+  while (!output().includes('[serve:prod] ready: ')) {
+    if (child.exitCode !== null) throw new Error(`serve:prod exited with code ${child.exitCode}:\n${output()}`);
     await sleep(200);
   }
-  const printed = {
-    url: /\[serve:prod\] ready: (\S+)/.exec(output)![1]!,
-    appPid: Number(/\[serve:prod\] app \S+ pid (\d+)/.exec(output)![1]),
-    nginxPid: Number(/\[serve:prod\] nginx pid (\d+)/.exec(output)![1]),
+  const text = output();
+  const pids = {
+    url: /\[serve:prod\] ready: (\S+)/.exec(text)![1]!,
+    appPid: Number(/\[serve:prod\] app \S+ pid (\d+)/.exec(text)![1]),
+    nginxPid: Number(/\[serve:prod\] nginx pid (\d+)/.exec(text)![1]),
   };
-  return { child, output: () => output, exited, printed };
+  return { child, output, exited, printed: pids };
 }
 
 test.beforeAll(async () => {
@@ -221,4 +237,47 @@ test('SIGTERM stops nginx and the app, and serve:prod exits 0', async () => {
   expect(await serve.exited).toBe(0);
   expect(isRunning(appPid)).toBe(false);
   expect(isRunning(nginxPid)).toBe(false);
+});
+
+test('npm start killed with SIGKILL, alone or with its process group, leaves no server behind: the port and the store are free for the next start', async () => {
+  test.setTimeout(240_000);
+  const port = await freePort();
+  const env = { PORT: String(port), DATA_DIR: path.join(work, 'data-3'), CONTENT_FILE: contentFile };
+  const listening = () =>
+    new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.once('connect', () => (socket.destroy(), resolve(true)));
+      socket.once('error', () => resolve(false));
+    });
+  const serving = async () => {
+    const command = startCommand('serve.ts', env);
+    while (
+      !(await fetch(`http://127.0.0.1:${port}/`).then(
+        (response) => response.status === 200,
+        () => false,
+      ))
+    ) {
+      if (command.child.exitCode !== null) throw new Error(`npm start exited with code ${command.child.exitCode}:\n${command.output()}`);
+      await sleep(POLL_MS);
+    }
+    return command;
+  };
+
+  // The group, as a terminal's or a supervisor's kill sends it: the server dies with the command at once.
+  // The command alone: its server sees its pipe close and shuts down on its own.
+  for (const [target, polls] of [
+    ['group', 20],
+    ['command', 100],
+  ] as const) {
+    const { child, exited } = await serving();
+    process.kill(target === 'group' ? -child.pid! : child.pid!, 'SIGKILL');
+    await exited;
+    await pollUntil(async () => !(await listening()), polls);
+  }
+  // Its store was left to the next start, which serves as the first did; SIGTERM then stops both, with
+  // the server's own code for it (143: stopped by SIGTERM).
+  const last = await serving();
+  process.kill(-last.child.pid!, 'SIGTERM');
+  expect(await last.exited).toBe(143);
+  expect(await listening()).toBe(false);
 });

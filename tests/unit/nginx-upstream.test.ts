@@ -52,23 +52,24 @@ describe('the upstream of deploy/nginx.conf.template', () => {
   });
 });
 
-describe('nginx in front of two instances', () => {
-  const hits = [0, 0];
-  let apps: http.Server[];
+type Handler = (request: http.IncomingMessage, response: http.ServerResponse) => void;
+
+/** nginx (deploy/nginx.conf.template, run for real) in front of one scripted app per handler, for a describe's tests. */
+function inFront(handlers: Handler[]) {
+  const running = { apps: [] as http.Server[], origin: '' };
   let nginx: Child;
-  let origin: string;
   let workDir: string;
 
   beforeAll(async () => {
     const bin = findNginx();
     if (!bin) throw new Error(`nginx is needed for this test: ${INSTALL_HINT}`);
     workDir = await mkdtemp(path.join(os.tmpdir(), 'nginx-upstream-'));
-    apps = [0, 1].map((index) => http.createServer((_, response) => void (hits[index]!++, response.end(`instance ${index}`))));
-    await Promise.all(apps.map((app) => new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve))));
+    running.apps = handlers.map((handler) => http.createServer(handler));
+    await Promise.all(running.apps.map((app) => new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve))));
     const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
+    running.origin = `http://127.0.0.1:${port}`;
     const runDir = path.join(workDir, 'run');
-    const appPorts = apps.map((app) => (app.address() as AddressInfo).port);
+    const appPorts = running.apps.map((app) => (app.address() as AddressInfo).port);
     const config = await writeConfig({
       bin,
       runDir,
@@ -78,17 +79,23 @@ describe('nginx in front of two instances', () => {
       refreshSecret: 'a'.repeat(32),
     });
     nginx = startNginx({ bin, runDir, config });
-    await waitForHttp(`${origin}/api/ping`, { child: nginx, timeoutMs: 10_000 });
+    await waitForHttp(`${running.origin}/api/ping`, { child: nginx, timeoutMs: 10_000 });
   }, 30_000);
 
   afterAll(async () => {
     await nginx?.stop({ signal: 'SIGQUIT' });
-    for (const app of apps ?? []) app.closeAllConnections();
-    await Promise.all((apps ?? []).map((app) => new Promise((resolve) => app.close(resolve))));
+    for (const app of running.apps) app.closeAllConnections();
+    await Promise.all(running.apps.map((app) => new Promise((resolve) => app.close(resolve))));
     await rm(workDir, { recursive: true, force: true });
   });
+  return running;
+}
 
-  const askTen = () => Promise.all(Array.from({ length: 10 }, async () => (await fetch(`${origin}/api/ping`)).status));
+describe('nginx in front of two instances', () => {
+  const hits = [0, 0];
+  const running = inFront([0, 1].map((index) => (_, response) => void (hits[index]!++, response.end(`instance ${index}`))));
+
+  const askTen = () => Promise.all(Array.from({ length: 10 }, async () => (await fetch(`${running.origin}/api/ping`)).status));
 
   it('spreads uncached requests over both', async () => {
     hits.fill(0);
@@ -98,10 +105,37 @@ describe('nginx in front of two instances', () => {
   });
 
   it('with one instance down, the other answers every request', async () => {
-    apps[0]!.closeAllConnections();
-    await new Promise((resolve) => apps[0]!.close(resolve));
+    const [down] = running.apps;
+    down!.closeAllConnections();
+    await new Promise((resolve) => down!.close(resolve));
     hits.fill(0);
     expect(await askTen()).toEqual(Array(10).fill(200));
     expect(hits).toEqual([0, 10]);
+  });
+});
+
+describe('a form post whose instance drops its connection', () => {
+  // Instance 0 takes the post and closes the connection unanswered, as a killed instance's kept-alive
+  // connection does (tests/e2e/scale.spec.ts); instance 1 answers.
+  const posts = [0, 0];
+  const running = inFront([
+    (request) => void ((posts[0]! += Number(request.method === 'POST')), request.socket.destroy()),
+    (request, response) =>
+      void ((posts[1]! += Number(request.method === 'POST')), request.resume(), request.on('end', () => response.end('stored'))),
+  ]);
+
+  it('is passed on to the other instance, not answered 502', async () => {
+    const statuses: number[] = [];
+    for (let post = 0; post < 4; post += 1) {
+      const response = await fetch(`${running.origin}/support`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `message=post ${post}`,
+      });
+      statuses.push(response.status);
+    }
+    expect(posts[0]).toBeGreaterThan(0);
+    expect(statuses).toEqual([200, 200, 200, 200]);
+    expect(posts[1]).toBe(4);
   });
 });

@@ -20,11 +20,24 @@ process.env.NODE_EXTRA_CA_CERTS = lakeTls().certFile;
 // Inlined at build time; npm test builds with the same value (scripts/test.mjs).
 const SITE_URL = process.env.NEXT_PUBLIC_SITE_URL ?? E2E_SERVERS.main.url;
 
+/**
+ * The tests that never touch the `main` server's dataset: those on servers of their own (the lake's
+ * SIGKILL, serve:prod, many instances, faults), on `strict`, and on the hosted build with its stand-in
+ * lake. Matched against "project file describe title", as Playwright's grep is.
+ */
+const ISOLATED = [
+  /studio-lake\.spec|stack\.spec|scale\.spec|shared-cache\.spec|quota\.spec|hosted\.spec/,
+  /faults\.spec\.ts (?!the submission key)/,
+  /studio\.spec\.ts the Studio on the hosted build/,
+];
+
 export default defineConfig({
   testDir: 'tests/e2e',
-  // One worker: the publish tests edit the one dataset the server reads, and every other test would
-  // see those edits. Two cores would gain little anyway with the server on one of them.
-  workers: 1,
+  // Two workers, one per project below, each running its files one at a time: the publish and copy tests
+  // edit the one dataset `main` serves, and every other test of `main` would see those edits, so those
+  // tests keep one worker; the isolated ones run beside them. Half of a browser test's time is waiting
+  // (a server's start, a publish, a timeout), which the other worker fills.
+  workers: 2,
   fullyParallel: false,
   retries: 0,
   forbidOnly: !!process.env.CI,
@@ -40,14 +53,15 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   projects: [
-    {
-      name: 'chromium',
-      use: {
-        ...devices['Desktop Chrome'],
-        launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
-      },
+    { name: 'main', grepInvert: ISOLATED, workers: 1 },
+    { name: 'isolated', grep: ISOLATED, workers: 1 },
+  ].map((project) => ({
+    ...project,
+    use: {
+      ...devices['Desktop Chrome'],
+      launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
     },
-  ],
+  })),
   // Not `npm run start`: the data dir and the dataset copy must be ready before each server starts,
   // and Playwright starts webServers before any globalSetup (checked in 1.65).
   // The Node running Playwright (24 under npm test), not whatever `node` is first on PATH.

@@ -12,7 +12,9 @@
  *   browser   playwright test (against those builds, in /usr/bin/chromium or CHROMIUM_PATH)
  *
  * `npm test -- unit browser` runs only the steps named, in this order; arguments after `--` go to the
- * runner of a single step (`npm test -- browser -- tests/e2e/studio.spec.ts`). It ends with each step's
+ * runner of a single step (`npm test -- browser -- tests/e2e/studio.spec.ts`). One step runs only when
+ * named: `npm test -- build repeat` runs the browser tests a change touched five times each (before a
+ * change lands; `npm test -- repeat -- <git ref>` to say since when). It ends with each step's
  * time and the slowest tests beside their limits (testkit/test-timings.ts). The environment (CI included)
  * is passed on unchanged; tools print their own summaries.
  */
@@ -43,6 +45,7 @@ const env = {
   NEXT_TELEMETRY_DISABLED: '1',
 };
 
+const REPEATS = 5;
 const STEPS = [
   { name: 'typegen', title: 'TypeGen output is up to date', run: typegen },
   { name: 'types', title: 'Type check (next typegen, tsc --noEmit)', run: types },
@@ -50,7 +53,21 @@ const STEPS = [
   { name: 'unit', title: 'Unit, SQL and contract tests (vitest run)', run: (args) => exec('vitest', ['run', ...args]) },
   { name: 'build', title: 'Production builds (next build: embedded, and hosted on the local Content Lake)', run: build },
   { name: 'browser', title: 'Browser tests (playwright test)', run: (args) => exec('playwright', ['test', ...args]) },
+  // Not in the default run: a change's browser tests, each REPEATS times, before it lands.
+  { name: 'repeat', title: `The browser tests a change touched, ${REPEATS} times each`, run: repeatChanged, optional: true },
 ];
+
+/**
+ * The browser tests a change touched, each REPEATS times: the spec files changed since `ref` (default:
+ * the branch's upstream, else the last commit), uncommitted changes included, and every spec that imports
+ * a changed file (Playwright's --only-changed follows the imports: a change to testkit/studio.ts repeats
+ * every Studio spec). A test that fails one run in five fails here.
+ */
+function repeatChanged(args) {
+  const [ref = git(['rev-parse', '--verify', '--quiet', '@{upstream}']).status === 0 ? '@{upstream}' : 'HEAD~1', ...rest] = args;
+  console.log(`changed since ${ref}, each test ${REPEATS} times`);
+  return exec('playwright', ['test', `--only-changed=${ref}`, `--repeat-each=${REPEATS}`, '--pass-with-no-tests', ...rest]);
+}
 
 /** Runs a tool from node_modules/.bin in the repo root; returns its exit code. */
 function exec(tool, args, extraEnv = {}) {
@@ -152,7 +169,7 @@ function selection(argv) {
     console.error(`npm test: no step named ${unknown.join(', ')}; the steps are ${STEPS.map((step) => step.name).join(', ')}`);
     process.exit(2);
   }
-  const steps = names.length === 0 ? STEPS : STEPS.filter((step) => names.includes(step.name));
+  const steps = names.length === 0 ? STEPS.filter((step) => !step.optional) : STEPS.filter((step) => names.includes(step.name));
   if (passed.length > 0 && steps.length !== 1) {
     console.error("npm test: arguments after -- go to one step's runner: name exactly one step");
     process.exit(2);

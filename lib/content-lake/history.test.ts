@@ -330,7 +330,12 @@ describe('a history that lasts', () => {
     await act(first, [
       { actionType: 'sanity.action.release.create', releaseId: 'rNext', metadata: { title: 'Next policy', releaseType: 'scheduled' } },
       { actionType: 'sanity.action.document.version.create', publishedId: 'policy', baseId: 'policy', versionId: 'versions.rNext.policy' },
-      { actionType: 'sanity.action.document.edit', draftId: 'versions.rNext.policy', publishedId: 'policy', patch: { set: { title: 'Next' } } },
+      {
+        actionType: 'sanity.action.document.edit',
+        draftId: 'versions.rNext.policy',
+        publishedId: 'policy',
+        patch: { set: { title: 'Next' } },
+      },
     ]);
     const publishAt = new Date(Date.now() + 200).toISOString();
     await act(first, [{ actionType: 'sanity.action.release.schedule', releaseId: 'rNext', publishAt }]);

@@ -100,6 +100,8 @@ test('a publish (the document written, its live event, the signed webhook) shows
 });
 
 test('draft mode shows drafts, follows a draft edit without a reload, and leaving it shows published content', async ({ page }) => {
+  // 8 s alone, 16 s beside the other worker's tests (CI, 2 cores): twice that, for a slower machine.
+  test.setTimeout(60_000);
   const problems = watchProblems(page);
   const published = await privacyPolicy();
   const first = `Draft under legal review ${Date.now()}.`;

@@ -132,6 +132,9 @@ for (const target of [embedded, hosted]) {
     test.afterAll(async () => {
       await context.close();
       await target.reset();
+      // Rendered from the seed again before the next spec, or the next run on this build: a server keeps the
+      // pages it renders in its build's folder, and a page refreshed by the reset is rendered at its next view.
+      await expect.poll(() => publicPage(origin, '/privacy')).toContain(SEED.privacy.title!);
     });
 
     test('a deep link opens the privacy policy, its status line says when it was published, and each document opens', async () => {

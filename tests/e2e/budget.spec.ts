@@ -75,10 +75,21 @@ test.describe('no Studio code on public pages', () => {
   }
 
   test('the markers are in what /studio loads with a project configured (so the check above can fail)', async ({ page }) => {
-    const scripts = await loadedScripts(page, E2E_SERVERS.hosted.url, '/studio');
-    const found = new Set(STUDIO_MARKERS.filter((marker) => scripts.some((script) => script.body.includes(marker))));
-    const missing = STUDIO_MARKERS.filter((marker) => !found.has(marker));
-    expect(missing, 'Studio markers not found in /studio: pick new ones by grepping its chunks').toEqual([]);
+    // The Studio loads its code in steps, the next after its sign-in check: the page can be quiet for half a
+    // second (networkidle) before the Studio's own chunks. So this waits for the chunks themselves.
+    test.setTimeout(60_000);
+    const bodies: Promise<string>[] = [];
+    page.on('response', (response) => {
+      if (response.request().resourceType() === 'script' && response.ok()) bodies.push(response.text().catch(() => ''));
+    });
+    await page.goto(new URL('/studio', E2E_SERVERS.hosted.url).href);
+    const missing = async () => {
+      const texts = await Promise.all(bodies);
+      return STUDIO_MARKERS.filter((marker) => !texts.some((text) => text.includes(marker)));
+    };
+    await expect
+      .poll(missing, { message: 'Studio markers not found in /studio: pick new ones by grepping its chunks', timeout: 45_000 })
+      .toEqual([]);
   });
 });
 

@@ -1,8 +1,10 @@
+import { availableParallelism } from 'node:os';
+
 import { defineConfig, devices } from '@playwright/test';
 
 import { E2E_SERVERS } from './testkit/e2e-servers';
 import { SANITY_API_VERSION } from './lib/env/public';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './testkit/browser';
+import { CHROMIUM_ARGS, TEST_CHROMIUM_PATH } from './testkit/browser';
 import { LAKE_ORIGIN, LAKE_PORT, LAKE_PROJECT, LAKE_TOKEN } from './testkit/hosted';
 import { lakeTls } from './testkit/lake-tls';
 
@@ -36,8 +38,10 @@ export default defineConfig({
   // Two workers, one per project below, each running its files one at a time: the publish and copy tests
   // edit the one dataset `main` serves, and every other test of `main` would see those edits, so those
   // tests keep one worker; the isolated ones run beside them. Half of a browser test's time is waiting
-  // (a server's start, a publish, a timeout), which the other worker fills.
-  workers: 2,
+  // (a server's start, a publish, a timeout), which the other worker fills. One where the process may use
+  // one core (`taskset -c 0`): there a second Chromium only halves the first one's speed, and the Studio
+  // keeps its own clocks (Presentation gives the preview 8 s to connect), which no test can lengthen.
+  workers: Math.min(2, availableParallelism()),
   fullyParallel: false,
   retries: 0,
   forbidOnly: !!process.env.CI,
@@ -50,7 +54,12 @@ export default defineConfig({
   expect: { timeout: 15_000 },
   use: {
     baseURL: E2E_SERVERS.main.url,
-    trace: 'retain-on-failure',
+    // What a failure leaves to read: each action with its timing, the network and the console, and the page
+    // as it failed. Not the DOM snapshots and screencast of every action: recording them took more time than
+    // the tests (the Studio's runs 1.6x as long), and on one core pushed Presentation's preview past the 8 s
+    // the Studio gives it to connect.
+    trace: { mode: 'retain-on-failure', snapshots: false, screenshots: false },
+    screenshot: 'only-on-failure',
   },
   projects: [
     { name: 'main', grepInvert: ISOLATED, workers: 1 },
@@ -59,7 +68,7 @@ export default defineConfig({
     ...project,
     use: {
       ...devices['Desktop Chrome'],
-      launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
+      launchOptions: { executablePath: TEST_CHROMIUM_PATH, args: CHROMIUM_ARGS },
     },
   })),
   // Not `npm run start`: the data dir and the dataset copy must be ready before each server starts,

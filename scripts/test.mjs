@@ -9,7 +9,7 @@
  *   build     next build, twice: the embedded default (.next), and the site configured for a Sanity
  *             project whose Content Lake is the local stand-in (.next-hosted); skipped when
  *             SKIP_BUILD=1 and both builds exist
- *   browser   playwright test (against those builds, in /usr/bin/chromium or CHROMIUM_PATH)
+ *   browser   playwright test (against those builds, in Debian's chromium-headless-shell: testkit/browser.ts)
  *
  * `npm test -- unit browser` runs only the steps named, in this order; arguments after `--` go to the
  * runner of a single step (`npm test -- browser -- tests/e2e/studio.spec.ts`). One step runs only when

@@ -6,8 +6,11 @@
  *
  * Only where the command said so: a worker this process forks inherits the preload, not the pipe.
  */
-if (process.env.STDIN_IS_PARENT_PIPE === '1') {
-  delete process.env.STDIN_IS_PARENT_PIPE;
+/** Set to '1' by the command that started this process (testkit/processes.ts): stdin is the pipe from it. */
+export const PARENT_PIPE = 'STDIN_IS_PARENT_PIPE';
+
+if (process.env[PARENT_PIPE] === '1') {
+  delete process.env[PARENT_PIPE];
   const stop = () => process.kill(process.pid, 'SIGTERM');
   process.stdin.once('end', stop);
   // Nothing is ever sent: a read error means the pipe is gone too.

@@ -7,9 +7,9 @@ import lighthouse from 'lighthouse';
 
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './browser.ts';
 
-/** A headless Chromium with a DevTools port for Lighthouse; kill() when done. */
-export async function launchLighthouseBrowser() {
-  const chrome = await launch({ chromePath: CHROMIUM_PATH, chromeFlags: ['--headless', '--disable-dev-shm-usage', ...CHROMIUM_ARGS] });
+/** A headless Chromium with a DevTools port for Lighthouse (the tests pass TEST_CHROMIUM_PATH); kill() when done. */
+export async function launchLighthouseBrowser(chromePath = CHROMIUM_PATH) {
+  const chrome = await launch({ chromePath, chromeFlags: ['--headless', '--disable-dev-shm-usage', ...CHROMIUM_ARGS] });
   return { port: chrome.port, kill: () => chrome.kill() };
 }
 

@@ -17,6 +17,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 
+import { PARENT_PIPE } from './exit-with-parent.mjs';
+
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Ports this process handed out: never the same one twice, even after its child let it go. */
@@ -65,8 +67,6 @@ type StartOptions = { cwd?: string; env?: NodeJS.ProcessEnv; forward?: (line: st
 let ownGroups = true;
 /** Loaded first by a tied Node child: it ends when the pipe from this process closes, however this process died. */
 const EXIT_WITH_PARENT = fileURLToPath(new URL('./exit-with-parent.mjs', import.meta.url));
-/** Tells that module that its stdin is that pipe (its own children inherit the preload, not the pipe). */
-const PARENT_PIPE = 'STDIN_IS_PARENT_PIPE';
 
 /** For a command's main, before it starts anything: its children end with it (see the top of this file). */
 export function tieChildrenToThisProcess(): void {

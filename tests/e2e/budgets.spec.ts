@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 
 import { PUBLIC_PATHS } from '../../lib/public-pages';
+import { TEST_CHROMIUM_PATH } from '../../testkit/browser.ts';
 import { launchLighthouseBrowser, lighthouseReport } from '../../testkit/lighthouse.ts';
 
 /**
@@ -18,7 +19,7 @@ test.describe('Lighthouse', () => {
   let chromium: Awaited<ReturnType<typeof launchLighthouseBrowser>> | undefined;
 
   test.beforeAll(async () => {
-    chromium = await launchLighthouseBrowser();
+    chromium = await launchLighthouseBrowser(TEST_CHROMIUM_PATH);
   });
   test.afterAll(() => chromium?.kill());
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { chromium, expect, test, type Browser } from '@playwright/test';
 
 import { startAppServer, type AppServer } from '../../testkit/app-server';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../testkit/browser';
+import { CHROMIUM_ARGS, TEST_CHROMIUM_PATH } from '../../testkit/browser';
 import { readDataset, seedCopy, type Doc } from '../../testkit/dataset';
 import { freePort } from '../../testkit/processes';
 import {
@@ -268,7 +268,7 @@ test.describe('the local lake of the embedded default', () => {
   test('writes from another origin, and through DNS rebinding, are refused; the Studio there says editing is off, and why', async () => {
     // evil.example resolves to this machine, as a rebinding attacker's name would.
     const attacker = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
+      executablePath: TEST_CHROMIUM_PATH,
       args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP evil.example 127.0.0.1'],
     });
     const before = await readFile(env.CONTENT_FILE!, 'utf8');

@@ -55,9 +55,9 @@ export default defineConfig({
   use: {
     baseURL: E2E_SERVERS.main.url,
     // What a failure leaves to read: each action with its timing, the network and the console, and the page
-    // as it failed. Not the DOM snapshots and screencast of every action: recording them took more time than
-    // the tests (the Studio's runs 1.6x as long), and on one core pushed Presentation's preview past the 8 s
-    // the Studio gives it to connect.
+    // as it failed. Not the DOM snapshots and screencast of every action: recording them made the Studio's
+    // tests take 1.6x as long, and on one core pushed Presentation's preview past the 8 s the Studio gives
+    // it to connect (docs/testing.md).
     trace: { mode: 'retain-on-failure', snapshots: false, screenshots: false },
     screenshot: 'only-on-failure',
   },

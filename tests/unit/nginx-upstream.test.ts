@@ -115,11 +115,13 @@ describe('nginx in front of two instances', () => {
 });
 
 describe('a form post whose instance drops its connection', () => {
-  // Instance 0 takes the post and closes the connection unanswered, as a killed instance's kept-alive
-  // connection does (tests/e2e/scale.spec.ts); instance 1 answers.
+  // Instance 0 takes a post and closes the connection unanswered, as a killed instance's kept-alive
+  // connection does (tests/e2e/scale.spec.ts); instance 1 answers. Instance 0 answers the readiness
+  // ping: a dropped ping would mark it failed in that nginx worker for fail_timeout, and every post
+  // would then go straight to instance 1, leaving the retry untested.
   const posts = [0, 0];
   const running = inFront([
-    (request) => void ((posts[0]! += Number(request.method === 'POST')), request.socket.destroy()),
+    (request, response) => (request.method === 'POST' ? void (posts[0]!++, request.socket.destroy()) : void response.end('instance 0')),
     (request, response) =>
       void ((posts[1]! += Number(request.method === 'POST')), request.resume(), request.on('end', () => response.end('stored'))),
   ]);

@@ -2,9 +2,11 @@
 /**
  * npm test — every test, in order, stopping at the first failure:
  *
- *   typegen   schema.json and sanity.types.ts are what `npm run typegen` produces
+ *   typegen   sanity.types.ts is what `npm run typegen` generates from schema.json (schema.json itself
+ *             is checked by a unit test, schemas/schema-json.test.ts, in a second rather than the CLI's 28 s)
  *   types     next typegen, then tsc --noEmit: what next build checks, so the builds below skip their own check
  *   lint      eslint with 0 warnings, and prettier --check (what `npm run lint` runs)
+ *             types and lint run at the same time (each mostly on one core), each printing when it ends
  *   unit      vitest run (unit, SQL and contract tests)
  *   build     next build, twice: the embedded default (.next), and the site configured for a Sanity
  *             project whose Content Lake is the local stand-in (.next-hosted); skipped when
@@ -18,7 +20,7 @@
  * time and the slowest tests beside their limits (testkit/test-timings.ts). The environment (CI included)
  * is passed on unchanged; tools print their own summaries.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -34,7 +36,7 @@ const { runBuild } = await import('../testkit/standalone.ts');
 const { clearTimings, slowestTestsReport } = await import('../testkit/test-timings.ts');
 
 const BIN = path.join(ROOT, 'node_modules', '.bin');
-const TYPEGEN_OUTPUTS = ['schema.json', 'sanity.types.ts'];
+const TYPEGEN_OUTPUT = 'sanity.types.ts';
 // The origin the browser tests serve the build on (playwright.config.ts); canonical URLs are built in.
 const E2E_SITE_URL = `http://127.0.0.1:${process.env.E2E_PORT || 3100}`;
 
@@ -46,13 +48,14 @@ const env = {
 };
 
 const REPEATS = 5;
+// `together`: run at the same time as the neighbouring steps that have it, when they are run together.
 const STEPS = [
   { name: 'typegen', title: 'TypeGen output is up to date', run: typegen },
-  { name: 'types', title: 'Type check (next typegen, tsc --noEmit)', run: types },
-  { name: 'lint', title: 'Lint and format (eslint --max-warnings=0, prettier --check)', run: lint },
-  { name: 'unit', title: 'Unit, SQL and contract tests (vitest run)', run: (args) => exec('vitest', ['run', ...args]) },
+  { name: 'types', title: 'Type check (next typegen, tsc --noEmit)', run: types, together: true },
+  { name: 'lint', title: 'Lint and format (eslint --max-warnings=0, prettier --check)', run: lint, together: true },
+  { name: 'unit', title: 'Unit, SQL and contract tests (vitest run)', run: (args, out) => out.exec('vitest', ['run', ...args]) },
   { name: 'build', title: 'Production builds (next build: embedded, and hosted on the local Content Lake)', run: build },
-  { name: 'browser', title: 'Browser tests (playwright test)', run: (args) => exec('playwright', ['test', ...args]) },
+  { name: 'browser', title: 'Browser tests (playwright test)', run: (args, out) => out.exec('playwright', ['test', ...args]) },
   // Not in the default run: a change's browser tests, each REPEATS times, before it lands.
   { name: 'repeat', title: `The browser tests a change touched, ${REPEATS} times each`, run: repeatChanged, optional: true },
 ];
@@ -63,55 +66,47 @@ const STEPS = [
  * a changed file (Playwright's --only-changed follows the imports: a change to testkit/studio.ts repeats
  * every Studio spec). A test that fails one run in five fails here.
  */
-function repeatChanged(args) {
+function repeatChanged(args, out) {
   const [ref = git(['rev-parse', '--verify', '--quiet', '@{upstream}']).status === 0 ? '@{upstream}' : 'HEAD~1', ...rest] = args;
-  console.log(`changed since ${ref}, each test ${REPEATS} times`);
-  return exec('playwright', ['test', `--only-changed=${ref}`, `--repeat-each=${REPEATS}`, '--pass-with-no-tests', ...rest]);
-}
-
-/** Runs a tool from node_modules/.bin in the repo root; returns its exit code. */
-function exec(tool, args, extraEnv = {}) {
-  const result = spawnSync(path.join(BIN, tool), args, { cwd: ROOT, env: { ...env, ...extraEnv }, stdio: 'inherit' });
-  if (result.error) {
-    console.error(`could not run ${tool}: ${result.error.message}`);
-    return 1;
-  }
-  return result.status ?? 1;
+  out.log(`changed since ${ref}, each test ${REPEATS} times`);
+  return out.exec('playwright', ['test', `--only-changed=${ref}`, `--repeat-each=${REPEATS}`, '--pass-with-no-tests', ...rest]);
 }
 
 /**
- * Like exec, for the Sanity CLI: its spinner, which in a log is a line per file of
- * "Generating query types… / Processed n of m files", is dropped; everything else is printed.
+ * Where a step's tools print: this terminal as they run, or (`captured`) a buffer printed when the step
+ * ends, so steps that run together do not interleave their lines. `exec` runs a tool from
+ * node_modules/.bin in the repo root and resolves to its exit code.
  */
-function execQuiet(tool, args) {
-  const result = spawnSync(path.join(BIN, tool), args, { cwd: ROOT, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  if (result.error) {
-    console.error(`could not run ${tool}: ${result.error.message}`);
-    return 1;
-  }
-  const progress = /^\s*(- .*…(\s*\([\d.]+%\))?|└─ Processed \d+ of \d+ files.*)$/;
-  const keep = (text) =>
-    text
-      .split('\n')
-      .filter((line) => !progress.test(line))
-      .join('\n');
-  process.stdout.write(keep(result.stdout ?? ''));
-  process.stderr.write(keep(result.stderr ?? ''));
-  return result.status ?? 1;
+function output(captured) {
+  const chunks = [];
+  const write = (stream, text) => (captured ? chunks.push(text) : stream.write(text));
+  return {
+    log: (text) => write(process.stdout, `${text}\n`),
+    error: (text) => write(process.stderr, `${text}\n`),
+    text: () => chunks.join(''),
+    exec: (tool, args) =>
+      new Promise((resolve) => {
+        const child = spawn(path.join(BIN, tool), args, { cwd: ROOT, env, stdio: captured ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+        child.stdout?.on('data', (chunk) => chunks.push(chunk.toString()));
+        child.stderr?.on('data', (chunk) => chunks.push(chunk.toString()));
+        child.on('error', (error) => write(process.stderr, `could not run ${tool}: ${error.message}\n`));
+        child.on('close', (code) => resolve(code ?? 1));
+      }),
+  };
 }
 
 /**
  * What `npm run typecheck` checks, and what next build checks on its own: the route types Next generates
  * (page props, route handlers, links) as well as every module. So the builds that follow need not check again.
  */
-function types() {
-  return exec('next', ['typegen']) || exec('tsc', ['--noEmit']);
+async function types(_, out) {
+  return (await out.exec('next', ['typegen'])) || out.exec('tsc', ['--noEmit']);
 }
 
 /** What `npm run lint` checks; both run even when ESLint fails, so one run reports every problem. */
-function lint() {
-  const eslint = exec('eslint', ['--max-warnings=0', '.']);
-  const prettier = exec('prettier', ['--check', '.']);
+async function lint(_, out) {
+  const eslint = await out.exec('eslint', ['--max-warnings=0', '.']);
+  const prettier = await out.exec('prettier', ['--check', '.']);
   return eslint || prettier;
 }
 
@@ -119,30 +114,43 @@ function git(args) {
   return spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' });
 }
 
-function typegen() {
-  const read = (file) => (existsSync(path.join(ROOT, file)) ? readFileSync(path.join(ROOT, file)) : null);
-  const before = TYPEGEN_OUTPUTS.map(read);
-  const code = execQuiet('sanity', ['schema', 'extract', '--path', 'schema.json']) || execQuiet('sanity', ['typegen', 'generate']);
+/**
+ * `sanity typegen generate`, as npm run typegen runs it, must leave sanity.types.ts as committed (or, not
+ * committed yet, as it was). The Sanity CLI's spinner, which in a log is a line per file, is dropped.
+ */
+async function typegen(_, out) {
+  const file = path.join(ROOT, TYPEGEN_OUTPUT);
+  const before = existsSync(file) ? readFileSync(file) : null;
+  const captured = output(true);
+  const code = await captured.exec('sanity', ['typegen', 'generate']);
+  const progress = /^\s*(- .*…(\s*\([\d.]+%\))?|└─ Processed \d+ of \d+ files.*)$/;
+  out.log(
+    captured
+      .text()
+      .split('\n')
+      .filter((line) => !progress.test(line))
+      .join('\n'),
+  );
   if (code !== 0) return code;
 
-  // Committed files: compare with the commit (what CI checks out). Otherwise: with what was there.
-  const tracked = git(['ls-files', '--error-unmatch', '--', ...TYPEGEN_OUTPUTS]).status === 0;
+  // Committed: compare with the commit (what CI checks out). Otherwise: with what was there.
+  const tracked = git(['ls-files', '--error-unmatch', '--', TYPEGEN_OUTPUT]).status === 0;
   const stale = tracked
-    ? git(['diff', '--exit-code', '--stat', '--', ...TYPEGEN_OUTPUTS])
-    : { status: TYPEGEN_OUTPUTS.some((file, i) => !before[i]?.equals(read(file) ?? Buffer.alloc(0))) ? 1 : 0, stdout: '' };
+    ? git(['diff', '--exit-code', '--stat', '--', TYPEGEN_OUTPUT])
+    : { status: before?.equals(readFileSync(file)) ? 0 : 1, stdout: '' };
   if (stale.status === 0) {
-    console.log(`${TYPEGEN_OUTPUTS.join(' and ')} match the schema and queries${tracked ? '' : ' (not committed yet)'}.`);
+    out.log(`${TYPEGEN_OUTPUT} matches schema.json and the queries${tracked ? '' : ' (not committed yet)'}.`);
     return 0;
   }
-  if (stale.stdout) console.log(stale.stdout);
-  console.error('TypeGen output is stale: run npm run typegen and commit');
+  if (stale.stdout) out.log(stale.stdout);
+  out.error('TypeGen output is stale: run npm run typegen and commit');
   return 1;
 }
 
-async function build() {
+async function build(_, out) {
   const builds = [process.env.NEXT_DIST_DIR || '.next', HOSTED_DIST_DIR];
   if (process.env.SKIP_BUILD === '1' && builds.every((dir) => existsSync(path.join(ROOT, dir, 'BUILD_ID')))) {
-    console.log(`SKIP_BUILD=1: using the existing builds in ${builds.join(' and ')}`);
+    out.log(`SKIP_BUILD=1: using the existing builds in ${builds.join(' and ')}`);
     return 0;
   }
   const buildEnv = {
@@ -153,7 +161,7 @@ async function build() {
   try {
     await runBuild({ ...env, ...buildEnv });
   } catch (error) {
-    console.error(error.message);
+    out.error(error.message);
     return 1;
   }
   return buildHosted({ ...env, ...buildEnv });
@@ -185,18 +193,40 @@ clearTimings();
 const times = [];
 const passedSteps = new Set();
 const started = performance.now();
-for (const [i, step] of steps.entries()) {
-  const label = `[${i + 1}/${steps.length}] ${step.title}`;
-  console.log(bar(label));
+
+/**
+ * Runs a step; resolves to a function that prints how it went (its output first, when captured) and
+ * returns its exit code, so steps run together report in order.
+ */
+async function startStep(step, label, captured) {
+  const out = output(captured);
   const stepStarted = performance.now();
-  const code = await step.run(passed);
-  times.push(`  ${seconds(stepStarted).padStart(9)}  ${step.name}`);
-  if (code !== 0) {
-    console.error(bar(`FAILED ${label} (exit code ${code}, ${seconds(stepStarted)})`));
-    process.exit(code);
-  }
-  passedSteps.add(step.name);
-  console.log(`\n${label}: passed in ${seconds(stepStarted)}`);
+  if (!captured) console.log(bar(label));
+  const code = await step.run(passed, out);
+  const time = seconds(stepStarted);
+  return () => {
+    if (captured) process.stdout.write(bar(label) + out.text());
+    times.push(`  ${time.padStart(9)}  ${step.name}`);
+    if (code !== 0) {
+      console.error(bar(`FAILED ${label} (exit code ${code}, ${time})`));
+      return code;
+    }
+    passedSteps.add(step.name);
+    console.log(`\n${label}: passed in ${time}`);
+    return 0;
+  };
+}
+
+for (let i = 0; i < steps.length;) {
+  let end = i + 1;
+  while (steps[i].together && steps[end]?.together) end += 1;
+  const group = steps.slice(i, end);
+  if (group.length > 1) console.log(bar(`${group.map((step) => step.name).join(', ')}: at the same time`));
+  const finishing = group.map((step, k) => startStep(step, `[${i + k + 1}/${steps.length}] ${step.title}`, group.length > 1));
+  let failed = 0;
+  for (const finish of finishing) failed ||= (await finish)();
+  if (failed) process.exit(failed);
+  i = end;
 }
 console.log(bar(`All ${steps.length} steps passed in ${seconds(started)}`));
 console.log(['Each step:', ...times, '', slowestTestsReport()].join('\n'));

@@ -25,9 +25,9 @@ const SITE_URL = process.env.NEXT_PUBLIC_SITE_URL ?? E2E_SERVERS.main.url;
 /**
  * The second worker's tests: those on servers of their own (the lake's SIGKILL, serve:prod, many
  * instances, faults) and on `strict`. None touches the dataset `main` serves. The tests on the hosted
- * build touch neither; they run with `main`'s, which makes the two workers' shares about equal (in a
- * clean-clone run, 460 s and 435 s; before, with the hosted ones here, 380 s and 505 s). Matched
- * against "project file describe title", as Playwright's grep is.
+ * build touch neither; they run with `main`'s, which makes the two workers' shares about equal: the
+ * browser step took 459 s, `main` done at 459 s and these at 431 s; with the hosted ones here, 496 s,
+ * at 418 s and 496 s (docs/testing.md). Matched against "project file describe title", as Playwright's grep is.
  */
 const ISOLATED = [/studio-lake\.spec|stack\.spec|scale\.spec|shared-cache\.spec|quota\.spec/, /faults\.spec\.ts (?!the submission key)/];
 

@@ -2,11 +2,10 @@
 /**
  * npm test — every test, in order, stopping at the first failure:
  *
- *   typegen   sanity.types.ts is what `npm run typegen` generates from schema.json (schema.json itself
- *             is checked by a unit test, schemas/schema-json.test.ts, in a second rather than the CLI's 28 s)
+ *   typegen   sanity.types.ts is what `npm run typegen` generates from schema.json (schema.json itself is
+ *             checked by a unit test, schemas/schema-json.test.ts: a second, where the CLI takes 28 s)
  *   types     next typegen, then tsc --noEmit: what next build checks, so the builds below skip their own check
  *   lint      eslint with 0 warnings, and prettier --check (what `npm run lint` runs)
- *             types and lint run at the same time (each mostly on one core), each printing when it ends
  *   unit      vitest run (unit, SQL and contract tests)
  *   build     next build, twice: the embedded default (.next), and the site configured for a Sanity
  *             project whose Content Lake is the local stand-in (.next-hosted); skipped when
@@ -20,7 +19,7 @@
  * time and the slowest tests beside their limits (testkit/test-timings.ts). The environment (CI included)
  * is passed on unchanged; tools print their own summaries.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -48,14 +47,13 @@ const env = {
 };
 
 const REPEATS = 5;
-// `together`: run at the same time as the neighbouring steps that have it, when they are run together.
 const STEPS = [
   { name: 'typegen', title: 'TypeGen output is up to date', run: typegen },
-  { name: 'types', title: 'Type check (next typegen, tsc --noEmit)', run: types, together: true },
-  { name: 'lint', title: 'Lint and format (eslint --max-warnings=0, prettier --check)', run: lint, together: true },
-  { name: 'unit', title: 'Unit, SQL and contract tests (vitest run)', run: (args, out) => out.exec('vitest', ['run', ...args]) },
+  { name: 'types', title: 'Type check (next typegen, tsc --noEmit)', run: types },
+  { name: 'lint', title: 'Lint and format (eslint --max-warnings=0, prettier --check)', run: lint },
+  { name: 'unit', title: 'Unit, SQL and contract tests (vitest run)', run: (args) => exec('vitest', ['run', ...args]) },
   { name: 'build', title: 'Production builds (next build: embedded, and hosted on the local Content Lake)', run: build },
-  { name: 'browser', title: 'Browser tests (playwright test)', run: (args, out) => out.exec('playwright', ['test', ...args]) },
+  { name: 'browser', title: 'Browser tests (playwright test)', run: (args) => exec('playwright', ['test', ...args]) },
   // Not in the default run: a change's browser tests, each REPEATS times, before it lands.
   { name: 'repeat', title: `The browser tests a change touched, ${REPEATS} times each`, run: repeatChanged, optional: true },
 ];
@@ -66,47 +64,55 @@ const STEPS = [
  * a changed file (Playwright's --only-changed follows the imports: a change to testkit/studio.ts repeats
  * every Studio spec). A test that fails one run in five fails here.
  */
-function repeatChanged(args, out) {
+function repeatChanged(args) {
   const [ref = git(['rev-parse', '--verify', '--quiet', '@{upstream}']).status === 0 ? '@{upstream}' : 'HEAD~1', ...rest] = args;
-  out.log(`changed since ${ref}, each test ${REPEATS} times`);
-  return out.exec('playwright', ['test', `--only-changed=${ref}`, `--repeat-each=${REPEATS}`, '--pass-with-no-tests', ...rest]);
+  console.log(`changed since ${ref}, each test ${REPEATS} times`);
+  return exec('playwright', ['test', `--only-changed=${ref}`, `--repeat-each=${REPEATS}`, '--pass-with-no-tests', ...rest]);
+}
+
+/** Runs a tool from node_modules/.bin in the repo root; returns its exit code. */
+function exec(tool, args, extraEnv = {}) {
+  const result = spawnSync(path.join(BIN, tool), args, { cwd: ROOT, env: { ...env, ...extraEnv }, stdio: 'inherit' });
+  if (result.error) {
+    console.error(`could not run ${tool}: ${result.error.message}`);
+    return 1;
+  }
+  return result.status ?? 1;
 }
 
 /**
- * Where a step's tools print: this terminal as they run, or (`captured`) a buffer printed when the step
- * ends, so steps that run together do not interleave their lines. `exec` runs a tool from
- * node_modules/.bin in the repo root and resolves to its exit code.
+ * Like exec, for the Sanity CLI: its spinner, which in a log is a line per file of
+ * "Generating query types… / Processed n of m files", is dropped; everything else is printed.
  */
-function output(captured) {
-  const chunks = [];
-  const write = (stream, text) => (captured ? chunks.push(text) : stream.write(text));
-  return {
-    log: (text) => write(process.stdout, `${text}\n`),
-    error: (text) => write(process.stderr, `${text}\n`),
-    text: () => chunks.join(''),
-    exec: (tool, args) =>
-      new Promise((resolve) => {
-        const child = spawn(path.join(BIN, tool), args, { cwd: ROOT, env, stdio: captured ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
-        child.stdout?.on('data', (chunk) => chunks.push(chunk.toString()));
-        child.stderr?.on('data', (chunk) => chunks.push(chunk.toString()));
-        child.on('error', (error) => write(process.stderr, `could not run ${tool}: ${error.message}\n`));
-        child.on('close', (code) => resolve(code ?? 1));
-      }),
-  };
+function execQuiet(tool, args) {
+  const result = spawnSync(path.join(BIN, tool), args, { cwd: ROOT, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  if (result.error) {
+    console.error(`could not run ${tool}: ${result.error.message}`);
+    return 1;
+  }
+  const progress = /^\s*(- .*…(\s*\([\d.]+%\))?|└─ Processed \d+ of \d+ files.*)$/;
+  const keep = (text) =>
+    text
+      .split('\n')
+      .filter((line) => !progress.test(line))
+      .join('\n');
+  process.stdout.write(keep(result.stdout ?? ''));
+  process.stderr.write(keep(result.stderr ?? ''));
+  return result.status ?? 1;
 }
 
 /**
  * What `npm run typecheck` checks, and what next build checks on its own: the route types Next generates
  * (page props, route handlers, links) as well as every module. So the builds that follow need not check again.
  */
-async function types(_, out) {
-  return (await out.exec('next', ['typegen'])) || out.exec('tsc', ['--noEmit']);
+function types() {
+  return exec('next', ['typegen']) || exec('tsc', ['--noEmit']);
 }
 
 /** What `npm run lint` checks; both run even when ESLint fails, so one run reports every problem. */
-async function lint(_, out) {
-  const eslint = await out.exec('eslint', ['--max-warnings=0', '.']);
-  const prettier = await out.exec('prettier', ['--check', '.']);
+function lint() {
+  const eslint = exec('eslint', ['--max-warnings=0', '.']);
+  const prettier = exec('prettier', ['--check', '.']);
   return eslint || prettier;
 }
 
@@ -114,23 +120,10 @@ function git(args) {
   return spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' });
 }
 
-/**
- * `sanity typegen generate`, as npm run typegen runs it, must leave sanity.types.ts as committed (or, not
- * committed yet, as it was). The Sanity CLI's spinner, which in a log is a line per file, is dropped.
- */
-async function typegen(_, out) {
+function typegen() {
   const file = path.join(ROOT, TYPEGEN_OUTPUT);
   const before = existsSync(file) ? readFileSync(file) : null;
-  const captured = output(true);
-  const code = await captured.exec('sanity', ['typegen', 'generate']);
-  const progress = /^\s*(- .*…(\s*\([\d.]+%\))?|└─ Processed \d+ of \d+ files.*)$/;
-  out.log(
-    captured
-      .text()
-      .split('\n')
-      .filter((line) => !progress.test(line))
-      .join('\n'),
-  );
+  const code = execQuiet('sanity', ['typegen', 'generate']);
   if (code !== 0) return code;
 
   // Committed: compare with the commit (what CI checks out). Otherwise: with what was there.
@@ -139,18 +132,18 @@ async function typegen(_, out) {
     ? git(['diff', '--exit-code', '--stat', '--', TYPEGEN_OUTPUT])
     : { status: before?.equals(readFileSync(file)) ? 0 : 1, stdout: '' };
   if (stale.status === 0) {
-    out.log(`${TYPEGEN_OUTPUT} matches schema.json and the queries${tracked ? '' : ' (not committed yet)'}.`);
+    console.log(`${TYPEGEN_OUTPUT} matches schema.json and the queries${tracked ? '' : ' (not committed yet)'}.`);
     return 0;
   }
-  if (stale.stdout) out.log(stale.stdout);
-  out.error('TypeGen output is stale: run npm run typegen and commit');
+  if (stale.stdout) console.log(stale.stdout);
+  console.error('TypeGen output is stale: run npm run typegen and commit');
   return 1;
 }
 
-async function build(_, out) {
+async function build() {
   const builds = [process.env.NEXT_DIST_DIR || '.next', HOSTED_DIST_DIR];
   if (process.env.SKIP_BUILD === '1' && builds.every((dir) => existsSync(path.join(ROOT, dir, 'BUILD_ID')))) {
-    out.log(`SKIP_BUILD=1: using the existing builds in ${builds.join(' and ')}`);
+    console.log(`SKIP_BUILD=1: using the existing builds in ${builds.join(' and ')}`);
     return 0;
   }
   const buildEnv = {
@@ -161,7 +154,7 @@ async function build(_, out) {
   try {
     await runBuild({ ...env, ...buildEnv });
   } catch (error) {
-    out.error(error.message);
+    console.error(error.message);
     return 1;
   }
   return buildHosted({ ...env, ...buildEnv });
@@ -193,40 +186,18 @@ clearTimings();
 const times = [];
 const passedSteps = new Set();
 const started = performance.now();
-
-/**
- * Runs a step; resolves to a function that prints how it went (its output first, when captured) and
- * returns its exit code, so steps run together report in order.
- */
-async function startStep(step, label, captured) {
-  const out = output(captured);
+for (const [i, step] of steps.entries()) {
+  const label = `[${i + 1}/${steps.length}] ${step.title}`;
+  console.log(bar(label));
   const stepStarted = performance.now();
-  if (!captured) console.log(bar(label));
-  const code = await step.run(passed, out);
-  const time = seconds(stepStarted);
-  return () => {
-    if (captured) process.stdout.write(bar(label) + out.text());
-    times.push(`  ${time.padStart(9)}  ${step.name}`);
-    if (code !== 0) {
-      console.error(bar(`FAILED ${label} (exit code ${code}, ${time})`));
-      return code;
-    }
-    passedSteps.add(step.name);
-    console.log(`\n${label}: passed in ${time}`);
-    return 0;
-  };
-}
-
-for (let i = 0; i < steps.length;) {
-  let end = i + 1;
-  while (steps[i].together && steps[end]?.together) end += 1;
-  const group = steps.slice(i, end);
-  if (group.length > 1) console.log(bar(`${group.map((step) => step.name).join(', ')}: at the same time`));
-  const finishing = group.map((step, k) => startStep(step, `[${i + k + 1}/${steps.length}] ${step.title}`, group.length > 1));
-  let failed = 0;
-  for (const finish of finishing) failed ||= (await finish)();
-  if (failed) process.exit(failed);
-  i = end;
+  const code = await step.run(passed);
+  times.push(`  ${seconds(stepStarted).padStart(9)}  ${step.name}`);
+  if (code !== 0) {
+    console.error(bar(`FAILED ${label} (exit code ${code}, ${seconds(stepStarted)})`));
+    process.exit(code);
+  }
+  passedSteps.add(step.name);
+  console.log(`\n${label}: passed in ${seconds(stepStarted)}`);
 }
 console.log(bar(`All ${steps.length} steps passed in ${seconds(started)}`));
 console.log(['Each step:', ...times, '', slowestTestsReport()].join('\n'));

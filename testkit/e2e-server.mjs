@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * The browser tests' server (playwright.config.ts webServer.command): prepares a fresh embedded store
- * and a private copy of the seed dataset, then runs `next start` on the existing production build.
+ * (a copy of the migrated template, testkit/store.ts) and a private copy of the seed dataset, then runs
+ * `next start` on the existing production build.
  *
  * This happens here and not in a Playwright globalSetup because Playwright starts the webServer
  * before globalSetup runs: wiping the data dir there would pull it from under a running server.
@@ -19,6 +20,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 
 import { APP_ROOT as ROOT, NEXT_BIN, SEED_FILE as SEED } from './paths.ts';
+import { preparedDataDir } from './store.ts';
 
 const dataDir = path.resolve(ROOT, process.env.DATA_DIR || '.data/e2e');
 const contentFile = path.resolve(ROOT, process.env.CONTENT_FILE || path.join(dataDir, 'seed', 'production.ndjson'));
@@ -44,7 +46,7 @@ if (!existsSync(path.join(distDir, 'BUILD_ID'))) {
 }
 
 await rm(dataDir, { recursive: true, force: true });
-await mkdir(dataDir, { recursive: true });
+await preparedDataDir(dataDir);
 await mkdir(path.dirname(contentFile), { recursive: true });
 await copyFile(SEED, contentFile);
 console.log(`[e2e-server] fresh store in ${path.relative(ROOT, dataDir)}, dataset copy at ${path.relative(ROOT, contentFile)}`);

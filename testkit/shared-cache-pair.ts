@@ -12,6 +12,7 @@ import path from 'node:path';
 import { startAppServer, type AppServer } from './app-server.ts';
 import { seedCopy } from './dataset.ts';
 import { startRedis, type RedisServer } from './redis.ts';
+import { preparedDataDir } from './store.ts';
 
 export type SharedCachePair = {
   redis: RedisServer;
@@ -26,13 +27,13 @@ export async function startSharedCachePair(): Promise<SharedCachePair> {
   const contentFile = await seedCopy(dir);
   const secret = `shared-cache-${process.pid}`;
   const redis = await startRedis();
-  const env = (name: string) => ({
+  const env = async (name: string) => ({
     REDIS_URL: redis.url,
     CONTENT_FILE: contentFile,
-    DATA_DIR: path.join(dir, name),
+    DATA_DIR: await preparedDataDir(path.join(dir, name)),
     SANITY_REVALIDATE_SECRET: secret,
   });
-  const started = await Promise.allSettled([startAppServer(env('a')), startAppServer(env('b'))]);
+  const started = await Promise.allSettled([startAppServer(await env('a')), startAppServer(await env('b'))]);
   const servers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
   const stop = async () => {
     await Promise.all(servers.map((server) => server.stop()));

@@ -4,6 +4,8 @@ import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
+import { preparedDataDir } from '@/testkit/store';
+
 import { closeSharedStore } from './pglite';
 
 /**
@@ -18,9 +20,9 @@ vi.mock('next/headers', () => ({ headers: async () => requestHeaders.current }))
 
 const dirs: string[] = [];
 
-/** The store (and the actions) loaded afresh on a new DATA_DIR with `env`. */
+/** The store (and the actions) loaded afresh on a new DATA_DIR (its store migrated already) with `env`. */
 async function load(env: Record<string, string>) {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'quota-store-'));
+  const dataDir = await preparedDataDir(await mkdtemp(path.join(tmpdir(), 'quota-store-')));
   dirs.push(dataDir);
   vi.stubEnv('DATA_DIR', dataDir);
   vi.stubEnv('STORE_TIMEOUT_SECONDS', '120');

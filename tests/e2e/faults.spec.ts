@@ -11,6 +11,7 @@ import { SUBMISSION_KEY_FIELD } from '../../lib/support/validation.ts';
 import { outcome, postForm } from '../../testkit/forms.ts';
 import { launchAppServer, startAppServer, type AppServer, type Exit } from '../../testkit/app-server.ts';
 import { startSupabaseStack, type SupabaseStack } from '../../testkit/postgrest-harness.ts';
+import { preparedDataDir } from '../../testkit/store.ts';
 
 import { dialogParts } from './support/dialog.ts';
 
@@ -190,7 +191,7 @@ test.describe('one store, one writer', () => {
 
   test('a second server on the same DATA_DIR stops at start naming the store and the process holding it, touches nothing, and npm run requests still reads it', async () => {
     test.setTimeout(180_000);
-    dataDir = await tempDir('one-writer');
+    dataDir = await preparedDataDir(await tempDir('one-writer'));
     const first = await startAppServer({ DATA_DIR: dataDir });
     servers.push(first);
     const values = {
@@ -235,7 +236,7 @@ test.describe('a server killed with SIGKILL', () => {
   test('under 20 clients loses no acknowledged request and doubles none; the restart opens the store as it is', async () => {
     test.setTimeout(300_000);
     const CLIENTS = 20;
-    dataDir = await tempDir('killed');
+    dataDir = await preparedDataDir(await tempDir('killed'));
     server = await startAppServer({ DATA_DIR: dataDir });
     const fields = (id: number) => ({
       email: `killed.${id}@example.com`,

@@ -12,7 +12,7 @@ import { editDocument, postWebhook, seedCopy, WEBHOOK_SECRET } from '../../testk
 import { renderBlockingRequests } from '../../testkit/page-bytes.ts';
 import { freePort, memory, sleep } from '../../testkit/processes.ts';
 import { SEED_FORM, SEED_NOT_FOUND } from '../../testkit/seed-copy.ts';
-import { readStore } from '../../testkit/store.ts';
+import { preparedDataDir, readStore } from '../../testkit/store.ts';
 
 /**
  * The deployed shape, smoke-tested: `npm run serve:prod` (scripts/serve-prod.ts, on the build npm test
@@ -231,7 +231,7 @@ test('with the app hung (SIGSTOP) and then killed, the cached pages still answer
 
 test('SIGTERM stops nginx and the app, and serve:prod exits 0', async () => {
   test.setTimeout(120_000);
-  serve = await startServeProd({ DATA_DIR: path.join(work, 'data-2'), CONTENT_FILE: contentFile });
+  serve = await startServeProd({ DATA_DIR: await preparedDataDir(path.join(work, 'data-2')), CONTENT_FILE: contentFile });
   const { appPid, nginxPid } = serve.printed;
   serve.child.kill('SIGTERM');
   expect(await serve.exited).toBe(0);
@@ -242,7 +242,7 @@ test('SIGTERM stops nginx and the app, and serve:prod exits 0', async () => {
 test('npm start killed with SIGKILL, alone or with its process group, leaves no server behind: the port and the store are free for the next start', async () => {
   test.setTimeout(240_000);
   const port = await freePort();
-  const env = { PORT: String(port), DATA_DIR: path.join(work, 'data-3'), CONTENT_FILE: contentFile };
+  const env = { PORT: String(port), DATA_DIR: await preparedDataDir(path.join(work, 'data-3')), CONTENT_FILE: contentFile };
   const listening = () =>
     new Promise<boolean>((resolve) => {
       const socket = net.connect(port, '127.0.0.1');

@@ -9,6 +9,7 @@ import { startAppServer, type AppServer } from '../../testkit/app-server';
 import { CHROMIUM_ARGS, TEST_CHROMIUM_PATH } from '../../testkit/browser';
 import { readDataset, seedCopy, type Doc } from '../../testkit/dataset';
 import { freePort } from '../../testkit/processes';
+import { preparedDataDir } from '../../testkit/store';
 import {
   answerForSanityServices,
   expectStatus,
@@ -81,7 +82,10 @@ test.describe('the local lake of the embedded default', () => {
     // A server's start (its first page renders once the store is open) took 37 s on a busy 2-core machine.
     test.setTimeout(120_000);
     dir = await mkdtemp(path.join(os.tmpdir(), 'studio-lake-'));
-    env = { DATA_DIR: path.join(dir, 'data'), CONTENT_FILE: await repositoryWithHistory(path.join(dir, 'repository')) };
+    env = {
+      DATA_DIR: await preparedDataDir(path.join(dir, 'data')),
+      CONTENT_FILE: await repositoryWithHistory(path.join(dir, 'repository')),
+    };
     port = await freePort();
     server = await startAppServer(env, { port });
   });

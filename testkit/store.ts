@@ -69,11 +69,14 @@ async function storeTemplate(): Promise<string> {
   if (existsSync(path.join(dir, 'PG_VERSION'))) return dir;
   await mkdir(path.dirname(dir), { recursive: true });
   const scratch = await mkdtemp(`${dir}-`);
-  await (await openStore(scratch, { fsync: false })).close();
-  // Atomic: another process that made it meanwhile keeps its copy, which is the same.
-  await rename(scratch, dir).catch(async (error: unknown) => {
-    await rm(scratch, { recursive: true, force: true });
+  try {
+    await (await openStore(scratch, { fsync: false })).close();
+    // Atomic: another process that made it meanwhile keeps its copy, which is the same.
+    await rename(scratch, dir);
+  } catch (error) {
     if (!existsSync(path.join(dir, 'PG_VERSION'))) throw error;
-  });
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
   return dir;
 }

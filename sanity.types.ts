@@ -89,6 +89,36 @@ export type BlockContent = Array<{
   _key: string;
 }>;
 
+export type PrivacyPolicyVersion = {
+  _id: string;
+  _type: 'privacyPolicyVersion';
+  _createdAt: string;
+  _updatedAt: string;
+  _rev: string;
+  date?: string;
+  publishedAt?: string;
+  correctedAt?: string;
+  title?: string;
+  summary?: string;
+  sections?: Array<
+    {
+      _key: string;
+    } & PrivacySection
+  >;
+  replaced?: Array<{
+    replacedAt?: string;
+    title?: string;
+    summary?: string;
+    sections?: Array<
+      {
+        _key: string;
+      } & PrivacySection
+    >;
+    _type: 'replacedPolicyText';
+    _key: string;
+  }>;
+};
+
 export type PrivacyPolicy = {
   _id: string;
   _type: 'privacyPolicy';
@@ -97,6 +127,7 @@ export type PrivacyPolicy = {
   _rev: string;
   title?: string;
   lastUpdated?: string;
+  summary?: string;
   lastUpdatedLabel?: string;
   sections?: Array<
     {
@@ -391,6 +422,7 @@ export type AllSanitySchemaTypes =
   | FooterColumn
   | Link
   | BlockContent
+  | PrivacyPolicyVersion
   | PrivacyPolicy
   | SupportPage
   | LandingPage
@@ -589,6 +621,58 @@ export type PRIVACY_POLICY_QUERY_RESULT = {
 } | null;
 
 // Source: lib/content/queries.ts
+// Variable: POLICY_RECORD_QUERY
+// Query: {  "policy": *[_type == "privacyPolicy" && _id == "privacyPolicy"][0],  "record": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))]}
+export type POLICY_RECORD_QUERY_RESULT = {
+  policy: {
+    _id: 'privacyPolicy';
+    _type: 'privacyPolicy';
+    _createdAt: string;
+    _updatedAt: string;
+    _rev: string;
+    title?: string;
+    lastUpdated?: string;
+    summary?: string;
+    lastUpdatedLabel?: string;
+    sections?: Array<
+      {
+        _key: string;
+      } & PrivacySection
+    >;
+    seo?: Seo;
+  } | null;
+  record: Array<{
+    _id: string;
+    _type: 'privacyPolicyVersion';
+    _createdAt: string;
+    _updatedAt: string;
+    _rev: string;
+    date?: string;
+    publishedAt?: string;
+    correctedAt?: string;
+    title?: string;
+    summary?: string;
+    sections?: Array<
+      {
+        _key: string;
+      } & PrivacySection
+    >;
+    replaced?: Array<{
+      replacedAt?: string;
+      title?: string;
+      summary?: string;
+      sections?: Array<
+        {
+          _key: string;
+        } & PrivacySection
+      >;
+      _type: 'replacedPolicyText';
+      _key: string;
+    }>;
+  }>;
+};
+
+// Source: lib/content/queries.ts
 // Variable: DOCUMENTS_OF_TYPES_QUERY
 // Query: *[_type in $types && !(_id in path("drafts.**"))]
 export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
@@ -650,6 +734,7 @@ export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
       _rev: string;
       title?: string;
       lastUpdated?: string;
+      summary?: string;
       lastUpdatedLabel?: string;
       sections?: Array<
         {
@@ -657,6 +742,35 @@ export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
         } & PrivacySection
       >;
       seo?: Seo;
+    }
+  | {
+      _id: string;
+      _type: 'privacyPolicyVersion';
+      _createdAt: string;
+      _updatedAt: string;
+      _rev: string;
+      date?: string;
+      publishedAt?: string;
+      correctedAt?: string;
+      title?: string;
+      summary?: string;
+      sections?: Array<
+        {
+          _key: string;
+        } & PrivacySection
+      >;
+      replaced?: Array<{
+        replacedAt?: string;
+        title?: string;
+        summary?: string;
+        sections?: Array<
+          {
+            _key: string;
+          } & PrivacySection
+        >;
+        _type: 'replacedPolicyText';
+        _key: string;
+      }>;
     }
   | {
       _id: string;
@@ -814,6 +928,7 @@ declare module '@sanity/client' {
     '*[_type == "landingPage"][0]{\n  hero{ headline, text, appStoreLabel, playStoreLabel, scrollLabel },\n  features{ heading, intro, cards[]{ _key, title, text, icon } },\n  experience{ heading, intro, steps[]{ _key, title, text } },\n  faq{ heading, items[]{ _key, question, answer } },\n  stayUpdated{ heading, text, emailLabel, placeholder, buttonLabel, pendingLabel, successMessage },\n  seo{ title, description }\n}': LANDING_PAGE_QUERY_RESULT;
     '*[_type == "supportPage"][0]{\n  heading,\n  intro,\n  cards[]{ _key, title, text, modalTitle, requestType },\n  contact{ heading, text, replyTimeLabel, hoursLabel },\n  form,\n  faqHeading,\n  faq[]{ _key, question, answer },\n  seo{ title, description }\n}': SUPPORT_PAGE_QUERY_RESULT;
     '*[_type == "privacyPolicy"][0]{\n  title,\n  lastUpdated,\n  lastUpdatedLabel,\n  sections[]{ _key, heading, body },\n  seo{ title, description }\n}': PRIVACY_POLICY_QUERY_RESULT;
+    '{\n  "policy": *[_type == "privacyPolicy" && _id == "privacyPolicy"][0],\n  "record": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))]\n}': POLICY_RECORD_QUERY_RESULT;
     '*[_type in $types && !(_id in path("drafts.**"))]': DOCUMENTS_OF_TYPES_QUERY_RESULT;
   }
 }

@@ -1,5 +1,6 @@
 import { CONTENT_TYPES, type ContentType } from '@/lib/content/types';
 
+import { privacyPolicyVersion } from './documents/privacyPolicyVersion';
 import { blockContent } from './objects/blockContent';
 import { experienceItem } from './objects/experienceItem';
 import { faqItem } from './objects/faqItem';
@@ -21,6 +22,7 @@ export const singletonTypes: readonly string[] = CONTENT_TYPES;
 
 export const schemaTypes = [
   ...CONTENT_TYPES.map((type) => SINGLETONS[type]),
+  privacyPolicyVersion,
   blockContent,
   link,
   footerColumn,

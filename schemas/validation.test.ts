@@ -42,8 +42,15 @@ const errorsOf = (markers: ValidationMarker[]) => markersAt(markers, 'error');
 const warningsOf = (markers: ValidationMarker[]) => markersAt(markers, 'warning');
 
 describe('the seed dataset', () => {
-  it('holds the four singletons', () => {
-    expect(seed.map((doc) => doc._id).sort()).toEqual(['landingPage', 'privacyPolicy', 'siteSettings', 'supportPage']);
+  it("holds the four singletons and the policy's first version, of the policy's own date", () => {
+    expect(seed.map((doc) => doc._id).sort()).toEqual([
+      'landingPage',
+      'privacyPolicy',
+      'privacyPolicyVersion-2026-11-22',
+      'siteSettings',
+      'supportPage',
+    ]);
+    expect(seedDocument('privacyPolicy').lastUpdated).toBe('2026-11-22');
   });
 
   it.each(seed.filter((doc) => doc._id !== 'siteSettings').map((doc) => [doc._id, doc] as const))(

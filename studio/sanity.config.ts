@@ -2,6 +2,7 @@ import { createClient } from '@sanity/client';
 import { defineConfig, type WorkspaceOptions } from 'sanity';
 import { structureTool } from 'sanity/structure';
 
+import { VERSION_TYPE } from '@/lib/content/policy-record';
 import { lakeApiHost, LOCAL_PROJECT } from '@/lib/content-lake/local';
 import { sanityConfig } from '@/lib/env/public';
 import { schemaTypes, singletonTypes } from '@/schemas';
@@ -11,6 +12,8 @@ import { presentation } from './presentation';
 import { structure } from './structure';
 
 const singletonActions = new Set(['publish', 'discardChanges', 'restore']);
+// Types no editor creates: the singletons exist once under their fixed ids, and the site writes the policy's versions.
+const notCreated = [...singletonTypes, VERSION_TYPE];
 
 /**
  * With no Sanity project, the Studio edits the local Content Lake that the site's own server answers
@@ -52,13 +55,17 @@ export default defineConfig({
   studio: { components: { layout: KeepOperationsLayout } },
   schema: {
     types: schemaTypes,
-    // No "create new" for singletons: each exists once, under its fixed id.
-    templates: (templates) => templates.filter(({ schemaType }) => !singletonTypes.includes(schemaType)),
+    templates: (templates) => templates.filter(({ schemaType }) => !notCreated.includes(schemaType)),
   },
   document: {
+    // A version of the policy is a record: no action changes it in the Studio.
     actions: (actions, { schemaType }) =>
-      singletonTypes.includes(schemaType) ? actions.filter(({ action }) => action !== undefined && singletonActions.has(action)) : actions,
+      schemaType === VERSION_TYPE
+        ? []
+        : singletonTypes.includes(schemaType)
+          ? actions.filter(({ action }) => action !== undefined && singletonActions.has(action))
+          : actions,
     newDocumentOptions: (options, { creationContext }) =>
-      creationContext.type === 'global' ? options.filter(({ templateId }) => !singletonTypes.includes(templateId)) : options,
+      creationContext.type === 'global' ? options.filter(({ templateId }) => !notCreated.includes(templateId)) : options,
   },
 });

@@ -1,15 +1,21 @@
 import type { StructureResolver } from 'sanity/structure';
 
+import { POLICY_ID, VERSION_TYPE } from '@/lib/content/policy-record';
 import { schemaTypes, singletonTypes } from '@/schemas';
 
-/** Every document here is a singleton, pinned by its fixed id so editors can never create a second one. */
+const VERSIONS_TITLE = 'Privacy policy versions';
+
+/**
+ * The singletons, each pinned by its fixed id so editors can never create a second one; under the privacy
+ * policy, its versions as the site recorded them (read only), newest first.
+ */
 export const structure: StructureResolver = (S) =>
   S.list()
     .title('Content')
     .items(
       schemaTypes
         .filter((type) => singletonTypes.includes(type.name))
-        .map((type) =>
+        .flatMap((type) => [
           S.listItem()
             .title(type.title ?? type.name)
             .id(type.name)
@@ -19,5 +25,18 @@ export const structure: StructureResolver = (S) =>
                 .documentId(type.name)
                 .title(type.title ?? type.name),
             ),
-        ),
+          ...(type.name === POLICY_ID
+            ? [
+                S.listItem()
+                  .title(VERSIONS_TITLE)
+                  .id(VERSION_TYPE)
+                  .child(
+                    S.documentTypeList(VERSION_TYPE)
+                      .title(VERSIONS_TITLE)
+                      .defaultOrdering([{ field: 'date', direction: 'desc' }])
+                      .initialValueTemplates([]),
+                  ),
+              ]
+            : []),
+        ]),
     );

@@ -29,6 +29,7 @@ export function hostedEnv(): Record<string, string> {
     NEXT_PUBLIC_SANITY_DATASET: LAKE_PROJECT.dataset,
     SANITY_API_HOST: LAKE_ORIGIN,
     SANITY_API_READ_TOKEN: LAKE_TOKEN,
+    SANITY_API_RECORD_TOKEN: LAKE_TOKEN,
     NODE_EXTRA_CA_CERTS: lakeTls().certFile,
   };
 }

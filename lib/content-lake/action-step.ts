@@ -6,7 +6,8 @@ import { draftIdOf, isReleaseName, isValidId, releaseOfVersion, versionIdOf, typ
 import type { TransactionBuilder } from './transaction.ts';
 
 /** What keeps a document from being published (the schema's rules); empty when it may be. */
-export type Validate = (doc: SanityDocument) => Promise<string[]>;
+/** What a publish must pass, the document as it would be published and its transaction: the problems, if any. */
+export type Validate = (doc: SanityDocument, tx: TransactionBuilder) => Promise<string[]>;
 
 /** What actions need beyond the transaction: the schema's rules, the history (to bring back archived versions), who acts. */
 export type ActionContext = {

@@ -81,7 +81,7 @@ async function publish(step: Step) {
   if (typeof action.ifPublishedRevisionId === 'string' && action.ifPublishedRevisionId !== published?._rev)
     fail('conflictError', `Document "${publishedId}" has another revision than ${action.ifPublishedRevisionId}`);
   const next = publishable(draft, publishedId, published);
-  const problems = validate ? await validate(next) : [];
+  const problems = validate ? await validate(next, tx) : [];
   if (problems.length > 0) fail('validationError', `"${publishedId}" cannot be published: ${problems.join('; ')}`);
   tx.delete(draftId);
   tx.put(publishedId, next);

@@ -1,9 +1,8 @@
 /**
  * One dataset: its documents in memory, written through to disk when it has files, and every committed
- * transaction told to whoever listens (the listener streams, the live events, the site's cache). Writes
- * are made one at a time. The file is the editor's too: before every read and write this checks whether
- * it changed on disk, and takes a hand edit in (as a transaction, so open Studios see it) or, when the file
- * cannot be used, keeps serving the last good content and refuses writes until it is fixed, saying why.
+ * transaction told to its listeners (the listener streams, the live events, the site's cache), one write at
+ * a time. The file is the editor's too: before every read and write a hand edit is taken in (a transaction
+ * Studios see) or, when the file cannot be used, the last good content served and writes refused, saying why.
  */
 import { LakeClock } from './clock.ts';
 import { isContentId, type SanityDocument } from './documents.ts';
@@ -22,6 +21,8 @@ export type DatasetOptions = {
   checkFile?: (documents: SanityDocument[]) => Promise<string[]>;
   /** How the history of every transaction is kept (history.ts): in memory only without a file. */
   history?: Omit<HistoryOptions, 'contentFile'>;
+  /** What each transaction adds once built, from the state it leaves (the policy's record); a throw refuses it. */
+  amend?: (tx: TransactionBuilder) => void;
 };
 
 export const HAND_EDIT_IDENTITY = FILE_AUTHOR;
@@ -37,7 +38,7 @@ export class Dataset {
   private refusal: string | undefined;
   private readonly content?: NdjsonFile;
   private readonly system?: NdjsonFile;
-  private readonly checkFile?: DatasetOptions['checkFile'];
+  private readonly options: DatasetOptions;
   private readonly clock = new LakeClock();
   /** Every committed transaction of the content, for Sanity's history APIs. */
   history!: History;
@@ -45,7 +46,7 @@ export class Dataset {
   private constructor(options: DatasetOptions) {
     this.content = options.file ? new NdjsonFile(options.file) : undefined;
     this.system = options.systemFile ? new NdjsonFile(options.systemFile) : undefined;
-    this.checkFile = options.checkFile;
+    this.options = options;
   }
 
   static async open(options: DatasetOptions): Promise<Dataset> {
@@ -80,7 +81,7 @@ export class Dataset {
     return () => this.listeners.delete(listener);
   }
 
-  /** Takes in an edit made to the file on disk, if there is one (see the top of this file). */
+  /** Takes in a hand edit of the file, if there is one. */
   refresh(): Promise<void> {
     return this.serially(() => this.takeHandEdit());
   }
@@ -95,6 +96,7 @@ export class Dataset {
       if (this.refusal) throw lakeError(409, 'datasetError', this.refusal);
       const tx = new TransactionBuilder(this.byId, id, this.clock.next());
       const result = await build(tx);
+      this.options.amend?.(tx);
       const transaction: Transaction = { id, timestamp: tx.now, identity, changes: tx.changes() };
       if (dryRun) return { transaction, result };
       if (transaction.changes.length > 0) await this.apply(transaction);
@@ -156,7 +158,7 @@ export class Dataset {
   /** The file's documents; system documents written into it by hand are taken too, and moved to the system file on the next write. */
   private async readContent(): Promise<SanityDocument[]> {
     const documents = await this.content!.read();
-    const problems = this.checkFile ? await this.checkFile(documents) : [];
+    const problems = this.options.checkFile ? await this.options.checkFile(documents) : [];
     if (problems.length > 0) throw new Error(`${this.content!.file} cannot be served:\n  ${problems.join('\n  ')}`);
     return documents;
   }
@@ -181,9 +183,8 @@ export class Dataset {
   }
 
   /**
-   * Takes in `changes` made to the file outside the lake, as one transaction of the file's own: a hand edit
-   * is a revision of its own, as the Studio follows documents by their revision chain. `documents` is the
-   * whole file when it was read again.
+   * Takes in `changes` made to the file outside the lake, as one transaction of the file's own (a revision of
+   * its own: the Studio follows revision chains). `documents` is the whole file when it was read again.
    */
   private async takeIn(found: Change[], documents = this.docs.filter((doc) => isContentId(doc._id))) {
     const id = newId();

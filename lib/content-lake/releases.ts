@@ -99,7 +99,7 @@ export async function publishRelease(tx: TransactionBuilder, release: Release, v
     if ((version._system as { delete?: unknown } | undefined)?.delete === true) tx.delete(publishedId);
     else {
       const next = publishable(version, publishedId, tx.get(publishedId));
-      const found = validate ? await validate(next) : [];
+      const found = validate ? await validate(next, tx) : [];
       problems.push(...found.map((problem) => `${publishedId}: ${problem}`));
       tx.put(publishedId, next);
     }

@@ -2,14 +2,19 @@ import 'server-only';
 
 import path from 'node:path';
 
+import { HAND_EDIT_IDENTITY } from '@/lib/content-lake/dataset';
 import { isPublishedId } from '@/lib/content-lake/documents';
+import { newId } from '@/lib/content-lake/errors';
 import { createHandler, type LakeHandler } from '@/lib/content-lake/handler';
+import type { Validate } from '@/lib/content-lake/actions';
 import { Lake } from '@/lib/content-lake/lake';
 import { LAKE_PATH, LOCAL_PROJECT } from '@/lib/content-lake/local';
 import { Presence } from '@/lib/content-lake/presence';
 import { userNamed } from '@/lib/content-lake/project-api';
 import { contentFile, dataDir } from '@/lib/env/server';
 
+import { POLICY_ID } from './policy-record';
+import { amendRecord, fileRecordProblems, recordOf, recordProblems } from './policy-record-lake';
 import { CONTENT_TYPES } from './types';
 
 /**
@@ -37,16 +42,20 @@ const globals = globalThis as typeof globalThis & { [KEY]?: Promise<Local> };
 /** What keeps the site's published documents from rendering, for the dataset's hand-edit check. */
 async function problemsOf(documents: { _id: string; _type: string }[]): Promise<string[]> {
   const { problemList } = await import('./schema-check');
-  return problemList(
-    documents.filter((doc) => isPublishedId(doc._id)),
-    CONTENT_TYPES,
-  );
+  const published = documents.filter((doc) => isPublishedId(doc._id));
+  return [...(await problemList(published, CONTENT_TYPES)), ...fileRecordProblems(published)];
 }
 
-async function validate(doc: { _id: string; _type: string }): Promise<string[]> {
+/** What a publish must pass: the schema's rules, and the policy's date against its record. */
+const validate: Validate = async (doc, tx) => {
   if (!(CONTENT_TYPES as readonly string[]).includes(doc._type)) return [];
   const { problemsByType } = await import('./schema-check');
-  return (await problemsByType([doc], [doc._type])).get(doc._type) ?? [];
+  return [...((await problemsByType([doc], [doc._type])).get(doc._type) ?? []), ...recordProblems(doc, recordOf(tx))];
+};
+
+/** The record follows the file: after a hand edit of the policy, and at start (the file may be older than the lake's rules). */
+function followRecord(lake: Lake): Promise<unknown> {
+  return lake.dataset.commit(async () => undefined, newId(), HAND_EDIT_IDENTITY);
 }
 
 /** How often, a second apart, the route is asked: a release due at start is published before the server listens. */
@@ -83,12 +92,16 @@ async function open(): Promise<Local> {
     history: { file: path.join(dataDir(), 'content-lake', 'history.ndjson') },
     checkFile: problemsOf,
     validate,
+    amend: amendRecord,
     user,
-    onCommit: ({ changes }) => {
+    onCommit: ({ changes, identity }) => {
       for (const { id, before, after } of changes) if (isPublishedId(id)) published.add((after ?? before)!._type);
+      if (identity === HAND_EDIT_IDENTITY && changes.some(({ id }) => id === POLICY_ID))
+        followRecord(lake).catch((error: unknown) => console.error('content lake: the policy record could not follow a hand edit', error));
     },
     onScheduledPublish: () => void refreshThroughRoute(),
   });
+  await followRecord(lake);
   return {
     lake,
     handle: createHandler(lake, LAKE_PATH),

@@ -54,4 +54,10 @@ export const PRIVACY_POLICY_QUERY = defineQuery(`*[_type == "privacyPolicy"][0]{
 }`);
 
 /** Whole published documents of the given types, for checking content before a publish refreshes pages. */
+/** The published policy and its record of versions (policy-record.ts), for the publish webhook on a hosted project. */
+export const POLICY_RECORD_QUERY = defineQuery(`{
+  "policy": *[_type == "privacyPolicy" && _id == "privacyPolicy"][0],
+  "record": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))]
+}`);
+
 export const DOCUMENTS_OF_TYPES_QUERY = defineQuery(`*[_type in $types && !(_id in path("drafts.**"))]`);

@@ -39,6 +39,13 @@ export const sanityReadToken = (): string | undefined => optional('SANITY_API_RE
 /** Optional Viewer token shared with browsers so open tabs can follow drafts live. */
 export const sanityBrowserToken = (): string | undefined => optional('SANITY_API_BROWSER_TOKEN');
 
+/**
+ * The token with which the publish webhook writes the privacy policy's versions on a hosted project
+ * (lib/content/policy-record-hosted.ts); absent means no version is recorded there. Not the operator's
+ * SANITY_API_WRITE_TOKEN, which stays off the server.
+ */
+export const sanityRecordToken = (): string | undefined => optional('SANITY_API_RECORD_TOKEN');
+
 /** Shared secret of the Sanity webhook; absent means the webhook refuses everything. */
 export const revalidateSecret = (): string | undefined => optional('SANITY_REVALIDATE_SECRET');
 

@@ -1,5 +1,8 @@
 import { defineArrayMember, defineField, defineType } from 'sanity';
 
+import { earlierDateProblem, VERSION_TYPE } from '@/lib/content/policy-record';
+import { SANITY_API_VERSION } from '@/lib/env/public';
+
 import { copyField } from '../fields';
 
 export const PRIVACY_SECTION_COUNT = 7;
@@ -30,7 +33,22 @@ export const privacyPolicy = defineType({
         rule
           .custom((value, context) => lastUpdatedWarning(value, (context.document as { _updatedAt?: string } | undefined)?._updatedAt))
           .warning(),
+        // In the Studio; a publish by any other way is checked by the site that keeps the record.
+        rule.custom(async (value, context) => {
+          if (context.environment !== 'studio') return true;
+          const client = context.getClient({ apiVersion: SANITY_API_VERSION });
+          const latest = await client.fetch<string | null>('*[_type == $type] | order(date desc)[0].date', { type: VERSION_TYPE });
+          return earlierDateProblem(value, latest ?? undefined) ?? true;
+        }),
       ],
+    }),
+    defineField({
+      name: 'summary',
+      title: 'Summary of changes',
+      type: 'text',
+      rows: 2,
+      description: 'What changed in this version, in a sentence or two. Shown with the policy while this version is current.',
+      validation: (rule) => rule.max(300),
     }),
     copyField('lastUpdatedLabel', {
       title: '"Last updated" label',

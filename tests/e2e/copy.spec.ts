@@ -30,6 +30,11 @@ const NOT_TEXT = new Set([
   'icon',
   'requestType',
   'lastUpdated',
+  // The policy's record of versions (lib/content/policy-record.ts): its dates and times.
+  'date',
+  'publishedAt',
+  'correctedAt',
+  'replacedAt',
   'style',
   'listItem',
   'marks',

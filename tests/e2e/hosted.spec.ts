@@ -5,6 +5,7 @@ import type { SanityDocument } from '@sanity/client';
 import { createPreviewSecret } from '@sanity/preview-url-secret/create-secret';
 import { expect, test, type Page } from '@playwright/test';
 
+import { versionId } from '../../lib/content/policy-record';
 import { PUBLIC_PATHS } from '../../lib/public-pages';
 import { LAKE_ORIGIN, lakeClient } from '../../testkit/hosted';
 import { PHASE_TIMEOUT_MS, watchProblems } from '../../testkit/studio';
@@ -81,7 +82,7 @@ test('published pages render from the hosted API, and a visitor holds no connect
   expect(problems).toEqual([]);
 });
 
-test('a publish (the document written, its live event, the signed webhook) shows on the next load of an open tab', async ({
+test('a publish (the document written, its live event, the signed webhook) shows on the next load of an open tab, and the webhook records its version', async ({
   page,
   baseURL,
 }) => {
@@ -89,9 +90,11 @@ test('a publish (the document written, its live event, the signed webhook) shows
   await page.goto('/privacy');
   await page.waitForLoadState('networkidle');
   const text = `Published by legal review ${Date.now()}.`;
-  await lake.createOrReplace(withIntro(await privacyPolicy(), text) as SanityDocument);
+  await lake.createOrReplace(withIntro({ ...(await privacyPolicy()), lastUpdated: '2026-12-01' }, text) as SanityDocument);
   const response = await postWebhook(baseURL!, { _type: 'privacyPolicy', _id: 'privacyPolicy' });
   expect(response.status).toBe(200);
+  expect(await response.json()).toMatchObject({ recorded: 'added 2026-12-01' });
+  expect(JSON.stringify((await lake.getDocument<Doc>(versionId('2026-12-01')))?.sections)).toContain(text);
   // The open tab stays as it is (no live event reaches it, no call is refused) until it is loaded again.
   await page.waitForLoadState('networkidle');
   await page.reload();

@@ -137,7 +137,7 @@ for (const target of [embedded, hosted]) {
       await expect.poll(() => publicPage(origin, '/privacy')).toContain(SEED.privacy.title!);
     });
 
-    test('a deep link opens the privacy policy, its status line says when it was published, and each document opens', async () => {
+    test('a deep link opens the privacy policy, its status line says when it was published, and each document opens, the versions read only', async () => {
       await phase('open the Studio on the policy', () =>
         openStudio(editor, origin, 'structure/privacyPolicy', studio.input(editor, 'title')),
       );
@@ -147,6 +147,17 @@ for (const target of [embedded, hosted]) {
           await studio.item(editor, item).click();
           await expect(studio.input(editor, field)).toHaveValue(value!);
         }
+      });
+      await phase("the policy's versions, listed under it and read only", async () => {
+        await studio.item(editor, 'Privacy policy versions').click();
+        await editor
+          .getByRole('listbox', { name: 'Privacy policy versions' })
+          .getByRole('link', { name: SEED.privacy.lastUpdated! })
+          .click();
+        await expect(studio.input(editor, 'title')).toHaveValue(SEED.privacy.title!);
+        await expect(studio.input(editor, 'title')).not.toBeEditable();
+        await studio.item(editor, 'Privacy policy').click();
+        await expect(studio.input(editor, 'title')).toBeEditable();
       });
     });
 

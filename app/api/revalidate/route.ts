@@ -1,8 +1,11 @@
+import { POLICY_ID } from '@/lib/content/policy-record';
+import { recordHostedPublish } from '@/lib/content/policy-record-hosted';
 import { publishProblems } from '@/lib/content/publish-check';
 import { tagsForDocumentType } from '@/lib/content/tags';
 import { replayMemory } from '@/lib/content/replay-memory';
 import { revalidateContent } from '@/lib/content/revalidate';
 import { verifyWebhook, type WebhookRefusal } from '@/lib/content/webhook';
+import { sanityConfig } from '@/lib/env/public';
 import { revalidateSecret } from '@/lib/env/server';
 import { createRefusalLog } from '@/lib/http/refusal-log';
 
@@ -31,5 +34,17 @@ export async function POST(request: Request) {
       { status: 503, headers: { 'retry-after': '60' } },
     );
   }
-  return Response.json({ revalidated: revalidateContent([result.type]), now: Date.now() });
+  // On a hosted project the policy's record is this webhook's to keep (the embedded lake keeps its own).
+  let recorded: string | undefined;
+  if (result.type === POLICY_ID && sanityConfig()) {
+    try {
+      recorded = await recordHostedPublish();
+    } catch (error) {
+      await seen.forget(result.signature);
+      console.error('POST /api/revalidate: the policy version could not be recorded; Sanity will send the webhook again', error);
+      return Response.json({ message: 'The policy version could not be recorded' }, { status: 503, headers: { 'retry-after': '60' } });
+    }
+    if (recorded.startsWith('not recorded')) console.error(`POST /api/revalidate: policy version ${recorded}`);
+  }
+  return Response.json({ revalidated: revalidateContent([result.type]), ...(recorded ? { recorded } : {}), now: Date.now() });
 }

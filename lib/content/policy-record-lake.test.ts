@@ -1,0 +1,143 @@
+import { once } from 'node:events';
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+import { SEED_FILE } from '@/testkit/paths';
+
+import { localLake } from './local-lake';
+import { versionId, versionsOf } from './policy-record';
+
+/**
+ * The record of the policy's versions as the embedded default's lake keeps it (local-lake.ts): on a copy
+ * of the seed, through the lake's own actions, its scheduler and a hand edit of the file, with the
+ * schema's rules checked as in the server.
+ */
+
+let dir: string;
+let file: string;
+let route: Server;
+let pings = 0;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'policy-record-'));
+  file = path.join(dir, 'content.ndjson');
+  await copyFile(SEED_FILE, file);
+  // The route a release published at its time asks to refresh the pages (local-lake.ts).
+  route = createServer((_request, response) => response.end('{}', () => (pings += 1))).listen(0, '127.0.0.1');
+  await once(route, 'listening');
+  vi.stubEnv('__NEXT_PRIVATE_ORIGIN', `http://127.0.0.1:${(route.address() as AddressInfo).port}`);
+  vi.stubEnv('CONTENT_FILE', file);
+  vi.stubEnv('DATA_DIR', dir);
+}, 30_000);
+
+afterAll(async () => {
+  (await localLake()).lake.close();
+  route.close();
+  vi.unstubAllEnvs();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const lake = async () => (await localLake()).lake;
+const record = async () => versionsOf((await lake()).dataset.documents());
+const DRAFT = { draftId: 'drafts.privacyPolicy', publishedId: 'privacyPolicy' };
+const edit = (set: Record<string, unknown>) => ({ actionType: 'sanity.action.document.edit', ...DRAFT, patch: { set } });
+const publish = { actionType: 'sanity.action.document.publish', ...DRAFT };
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: Error) => error.message,
+  );
+
+describe("the embedded lake's record of the policy", () => {
+  it("starts from the seed's own version, and a draft with a new date adds none", async () => {
+    expect((await record()).map((version) => version.date)).toEqual(['2026-11-22']);
+    await (await lake()).act([edit({ lastUpdated: '2026-12-01', title: 'Draft title' })]);
+    expect((await record()).map((version) => version.date)).toEqual(['2026-11-22']);
+  }, 60_000);
+
+  it('a publish with a new date adds a version in the same transaction, written to the file', async () => {
+    const { transactionId } = await (
+      await lake()
+    ).act([edit({ lastUpdated: '2026-12-01', summary: 'A new section on reports.' }), publish]);
+    const [latest, first] = await record();
+    expect(latest).toMatchObject({ date: '2026-12-01', summary: 'A new section on reports.', title: 'Draft title', _rev: transactionId });
+    expect(first!.date).toBe('2026-11-22');
+    expect(await readFile(file, 'utf8')).toContain(`"_id":"${versionId('2026-12-01')}"`);
+  });
+
+  it('the same date corrects it and keeps the text it replaced; an earlier date is refused, by action and by raw mutation', async () => {
+    await (await lake()).act([edit({ title: 'Privacy Policy' }), publish]);
+    const [corrected] = await record();
+    expect(corrected).toMatchObject({ date: '2026-12-01', title: 'Privacy Policy', correctedAt: expect.any(String) });
+    expect(corrected!.replaced?.map((text) => text.title)).toEqual(['Draft title']);
+
+    expect(await failure((await lake()).act([edit({ lastUpdated: '2026-11-30' }), publish]))).toMatch(/earlier than the current version/);
+    const raw = { patch: { id: 'privacyPolicy', set: { lastUpdated: '2026-11-30' } } };
+    expect(await failure((await lake()).mutate([raw]))).toMatch(/earlier than the current version/);
+    expect((await lake()).dataset.get('privacyPolicy')!.lastUpdated).toBe('2026-12-01');
+  });
+
+  it('refuses every write to the record but its own', async () => {
+    const forged = {
+      createOrReplace: { _id: versionId('2026-12-01'), _type: 'privacyPolicyVersion', date: '2026-12-01', title: 'Rewritten' },
+    };
+    expect(await failure((await lake()).mutate([forged]))).toMatch(/cannot be edited/);
+    expect(await failure((await lake()).mutate([{ delete: { id: versionId('2026-11-22') } }]))).toMatch(/cannot be edited/);
+    expect((await record()).map((version) => version.title)).toEqual(['Privacy Policy', 'Privacy Policy']);
+  });
+
+  it('a release at its time adds its version; until then the record holds nothing of it', async () => {
+    const name = 'rJanuary1';
+    const versionDoc = `versions.${name}.privacyPolicy`;
+    await (
+      await lake()
+    ).act([
+      { actionType: 'sanity.action.release.create', releaseId: name, metadata: { title: 'January', releaseType: 'scheduled' } },
+      { actionType: 'sanity.action.document.version.create', publishedId: 'privacyPolicy', baseId: 'privacyPolicy', versionId: versionDoc },
+      {
+        actionType: 'sanity.action.document.edit',
+        draftId: versionDoc,
+        publishedId: 'privacyPolicy',
+        patch: { set: { lastUpdated: '2027-01-01' } },
+      },
+    ]);
+    const publishAt = new Date(Date.now() + 1500).toISOString();
+    await (await lake()).act([{ actionType: 'sanity.action.release.schedule', releaseId: name, publishAt }]);
+    expect((await record()).map((version) => version.date)).toEqual(['2026-12-01', '2026-11-22']);
+    await vi.waitFor(async () => expect((await record())[0]!.date).toBe('2027-01-01'), { timeout: 20_000, interval: 100 });
+    await vi.waitFor(() => expect(pings).toBeGreaterThan(0));
+  }, 60_000);
+
+  it('a hand edit of the policy with a new date is followed by its version; one dated earlier leaves the file unserved', async () => {
+    const dated = (text: string, date: string) => text.replace(/"lastUpdated":"[\d-]+"/, `"lastUpdated":"${date}"`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await writeFile(file, dated(await readFile(file, 'utf8'), '2027-02-01'));
+    await (await lake()).dataset.refresh();
+    await vi.waitFor(async () => expect((await record())[0]!.date).toBe('2027-02-01'), { timeout: 10_000 });
+
+    const good = await readFile(file, 'utf8');
+    const said = vi.spyOn(console, 'error').mockImplementation(() => {});
+    await writeFile(file, dated(good, '2026-12-24'));
+    await (await lake()).dataset.refresh();
+    expect((await lake()).dataset.problem()).toMatch(/privacyPolicy: "Last updated" is 2026-12-24, earlier than .*\(2027-02-01\)/);
+    expect(said).toHaveBeenCalledOnce();
+    said.mockRestore();
+    await writeFile(file, good);
+    await (await lake()).dataset.refresh();
+    expect((await lake()).dataset.problem()).toBeUndefined();
+  }, 60_000);
+
+  it('is whole after the history log is deleted and the lake opened again', async () => {
+    const before = await record();
+    expect(before.map((version) => version.date)).toEqual(['2027-02-01', '2027-01-01', '2026-12-01', '2026-11-22']);
+    (await lake()).close();
+    delete (globalThis as Record<symbol, unknown>)[Symbol.for('hallway.localLake')];
+    await rm(path.join(dir, 'content-lake', 'history.ndjson'));
+    expect(await record()).toEqual(before);
+  }, 60_000);
+});

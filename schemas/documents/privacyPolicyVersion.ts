@@ -1,0 +1,42 @@
+import { defineArrayMember, defineField, defineType } from 'sanity';
+
+import { VERSION_TYPE } from '@/lib/content/policy-record';
+
+const text = [
+  defineField({ name: 'title', type: 'string' }),
+  defineField({ name: 'summary', title: 'Summary of changes', type: 'text', rows: 3 }),
+  defineField({ name: 'sections', type: 'array', of: [defineArrayMember({ type: 'privacySection' })] }),
+];
+
+/**
+ * One version of the privacy policy as visitors could read it (lib/content/policy-record.ts). The site
+ * writes these when the policy is published; in the Studio they are read only, listed under the policy.
+ */
+export const privacyPolicyVersion = defineType({
+  name: VERSION_TYPE,
+  title: 'Privacy policy version',
+  type: 'document',
+  readOnly: true,
+  fields: [
+    defineField({ name: 'date', title: 'Last updated', type: 'date', description: 'The day this version took effect.' }),
+    defineField({ name: 'publishedAt', title: 'First published', type: 'datetime' }),
+    defineField({ name: 'correctedAt', title: 'Last corrected', type: 'datetime' }),
+    ...text,
+    defineField({
+      name: 'replaced',
+      title: 'Texts replaced by corrections',
+      description: 'What this version said before each correction, oldest first.',
+      type: 'array',
+      of: [
+        defineArrayMember({
+          name: 'replacedPolicyText',
+          type: 'object',
+          fields: [defineField({ name: 'replacedAt', title: 'Replaced', type: 'datetime' }), ...text],
+          preview: { select: { title: 'replacedAt', subtitle: 'title' } },
+        }),
+      ],
+    }),
+  ],
+  orderings: [{ title: 'Newest first', name: 'dateDesc', by: [{ field: 'date', direction: 'desc' }] }],
+  preview: { select: { title: 'date', subtitle: 'summary' } },
+});

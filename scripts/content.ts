@@ -17,6 +17,14 @@
  *     into the file, one per line sorted by _id, written whole or not at all (a temporary file renamed
  *     over it), so `git diff` shows only what changed.
  *
+ *   node scripts/content.ts versions [--file <ndjson>] [--data-dir <dir>]
+ *     Fills the privacy policy's record of versions (lib/content/policy-record.ts) from the history there is,
+ *     once: with a project configured, from the project's history (within its retention), with the token;
+ *     else from the embedded default's own, the commits of the content file and the lake's history log in
+ *     the data directory (default .data), written into the file. Adds only the dates the record lacks, so
+ *     running it again adds nothing. Run it with the site's server stopped: a running one would take the
+ *     file in as a hand edit, but both would write the history log.
+ *
  * --file defaults to seed/production.ndjson. Anything missing or refused: a message naming it, exit code 1.
  */
 import { randomBytes } from 'node:crypto';
@@ -29,11 +37,16 @@ import { createClient, type SanityClient } from '@sanity/client';
 import { exportDataset } from '@sanity/export';
 import { sanityImport } from '@sanity/import';
 
+import { POLICY_ID, missingVersions, versionsOf, type PolicyState, type PolicyVersion } from '../lib/content/policy-record.ts';
+import { Dataset } from '../lib/content-lake/dataset.ts';
 import { isContentId, parseNdjson, type SanityDocument } from '../lib/content-lake/documents.ts';
+import { newId } from '../lib/content-lake/errors.ts';
+import { localLakeFiles } from '../lib/content-lake/local.ts';
 import { sanityClientOptions, sanityConfig } from '../lib/env/public.ts';
-import { SEED_FILE } from '../testkit/paths.ts';
+import { APP_ROOT, SEED_FILE } from '../testkit/paths.ts';
 
-const USAGE = 'Usage: node scripts/content.ts import|export [--file <ndjson>] (default seed/production.ndjson)';
+const USAGE =
+  'Usage: node scripts/content.ts import|export|versions [--file <ndjson>] (default seed/production.ndjson) [--data-dir <dir>] (versions; default .data)';
 const TOKEN_HELP = 'a project token with Editor rights (sanity.io/manage → the project → API → Tokens)';
 
 /** A refusal the operator can act on: printed as it is, exit code 1. */
@@ -130,10 +143,68 @@ async function exportContent(file: string): Promise<void> {
   console.log(`Wrote ${documents.length} documents from ${target} to ${path.relative(process.cwd(), file)}.`);
 }
 
+/** The policy as each transaction of the project's history that published it left it (Sanity's History API). */
+async function projectStates(client: SanityClient): Promise<PolicyState[]> {
+  const history = `/data/history/${client.config().dataset!}`;
+  const body = await client.request<unknown>({ uri: `${history}/transactions/${POLICY_ID}?excludeContent=true&limit=1000` });
+  // NDJSON: the client parses a single line as JSON, and hands several back as text.
+  const lines = typeof body === 'string' ? body.split('\n').filter((line) => line.trim() !== '') : [JSON.stringify(body)];
+  const states: PolicyState[] = [];
+  for (const { id, timestamp, documentIDs } of lines.map(
+    (line) => JSON.parse(line) as { id: string; timestamp: string; documentIDs: string[] },
+  )) {
+    if (!documentIDs.includes(POLICY_ID)) continue;
+    const { documents } = await client.request<{ documents: SanityDocument[] }>({
+      uri: `${history}/documents/${POLICY_ID}?revision=${id}`,
+    });
+    if (documents[0]) states.push({ at: timestamp, policy: documents[0] });
+  }
+  return states;
+}
+
+async function projectVersions(): Promise<string> {
+  const { client, target } = projectClient();
+  await checkAccess(client, target);
+  const added = await (async () => {
+    const record = await client.fetch<PolicyVersion[]>('*[_type == $type && !(_id in path("drafts.**"))]', {
+      type: 'privacyPolicyVersion',
+    });
+    const versions = missingVersions(versionsOf(record), await projectStates(client));
+    for (const version of versions) await client.createIfNotExists(version);
+    return versions;
+  })().catch((error: unknown) => {
+    throw explain(error, target);
+  });
+  return versionsSaid(added, target);
+}
+
+/** The embedded default's: the lake's own history of `file` (its commits, its log in `dataDir`), written into the file as the lake writes. */
+async function localVersions(file: string, dataDir: string): Promise<string> {
+  const dataset = await Dataset.open({ file, ...localLakeFiles(dataDir) });
+  try {
+    const timeline = await dataset.history.timeline();
+    const states = timeline.entries.flatMap((entry, position): PolicyState[] => {
+      const policy = entry.effects[POLICY_ID] ? dataset.history.stateAt(timeline, POLICY_ID, position) : null;
+      return policy ? [{ at: entry.timestamp, policy }] : [];
+    });
+    const versions = missingVersions(versionsOf(dataset.documents()), states);
+    if (versions.length > 0)
+      await dataset.commit(async (tx) => versions.forEach((version) => tx.put(version._id, version)), newId(), 'backfill');
+    return versionsSaid(versions, path.relative(process.cwd(), file));
+  } finally {
+    dataset.close();
+  }
+}
+
+const versionsSaid = (added: PolicyVersion[], target: string) =>
+  added.length === 0
+    ? `The record in ${target} already holds every version its history shows.`
+    : `Added ${added.length} versions of the privacy policy to ${target}: ${added.map(({ date }) => date).join(', ')}.`;
+
 async function main(args: string[]): Promise<void> {
   let parsed;
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { file: { type: 'string' } } });
+    parsed = parseArgs({ args, allowPositionals: true, options: { file: { type: 'string' }, 'data-dir': { type: 'string' } } });
   } catch (error) {
     throw new Refusal(`${(error as Error).message}\n${USAGE}`);
   }
@@ -141,6 +212,12 @@ async function main(args: string[]): Promise<void> {
   const file = path.resolve(parsed.values.file ?? SEED_FILE);
   if (command === 'import' && extra.length === 0) return importContent(file);
   if (command === 'export' && extra.length === 0) return exportContent(file);
+  if (command === 'versions' && extra.length === 0)
+    return console.log(
+      await (sanityConfig()
+        ? projectVersions()
+        : localVersions(file, path.resolve(parsed.values['data-dir'] ?? path.join(APP_ROOT, '.data')))),
+    );
   throw new Refusal(USAGE);
 }
 

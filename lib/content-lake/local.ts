@@ -11,6 +11,15 @@ export const LAKE_PATH = '/api/lake';
 export const lakeApiHost = (origin: string) => `${origin.replace(/\/+$/, '')}${LAKE_PATH}`;
 
 /**
+ * The embedded lake's own files in DATA_DIR, beside the content in CONTENT_FILE: draft mode's secrets and
+ * the history log. The server and `npm run content:versions` open the same ones.
+ */
+export const localLakeFiles = (dataDir: string) => ({
+  systemFile: `${dataDir}/content-lake/system.ndjson`,
+  history: { file: `${dataDir}/content-lake/history.ndjson` },
+});
+
+/**
  * What the site's clients send as a token on the embedded default, where a token means nothing: the lake
  * trusts this machine instead (lib/content-lake/access.ts). next-sanity needs a string to ask for drafts.
  */

@@ -1,14 +1,12 @@
 import 'server-only';
 
-import path from 'node:path';
-
 import { HAND_EDIT_IDENTITY } from '@/lib/content-lake/dataset';
 import { isPublishedId } from '@/lib/content-lake/documents';
 import { newId } from '@/lib/content-lake/errors';
 import { createHandler, type LakeHandler } from '@/lib/content-lake/handler';
 import type { Validate } from '@/lib/content-lake/actions';
 import { Lake } from '@/lib/content-lake/lake';
-import { LAKE_PATH, LOCAL_PROJECT } from '@/lib/content-lake/local';
+import { LAKE_PATH, localLakeFiles, LOCAL_PROJECT } from '@/lib/content-lake/local';
 import { Presence } from '@/lib/content-lake/presence';
 import { userNamed } from '@/lib/content-lake/project-api';
 import { contentFile, dataDir } from '@/lib/env/server';
@@ -88,8 +86,7 @@ async function open(): Promise<Local> {
     ...LOCAL_PROJECT,
     access: { kind: 'local' },
     file: contentFile(),
-    systemFile: path.join(dataDir(), 'content-lake', 'system.ndjson'),
-    history: { file: path.join(dataDir(), 'content-lake', 'history.ndjson') },
+    ...localLakeFiles(dataDir()),
     checkFile: problemsOf,
     validate,
     amend: amendRecord,

@@ -58,6 +58,27 @@ export function earlierDateProblem(date: unknown, latest: string | undefined): s
   return `"Last updated" is ${date}, earlier than the current version of the policy (${latest}). A new version needs a later date; to correct the current version, keep its date.`;
 }
 
+/** A state of the published policy that a history holds, and when it was written. */
+export type PolicyState = { at: string; policy: Doc };
+
+/**
+ * The versions a history shows that the record lacks, for the backfill: each date's first publish, with
+ * the texts later publishes under that date replaced, as corrections. A date the record holds is left as it
+ * is (the record is never rewritten), so a second run adds nothing.
+ */
+export function missingVersions(record: readonly PolicyVersion[], states: readonly PolicyState[]): PolicyVersion[] {
+  const known = new Set(record.map(({ date }) => date));
+  const made = new Map<string, PolicyVersion>();
+  for (const { at, policy } of [...states].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))) {
+    const date = policy.lastUpdated;
+    if (typeof date !== 'string' || known.has(date)) continue;
+    const current = made.get(date);
+    const next = recordPublish(current ? [current] : [], policy, at);
+    if (next) made.set(date, next);
+  }
+  return [...made.values()];
+}
+
 /**
  * The record document a publish of `policy` at `now` writes, or undefined when there is nothing to write:
  * a new date adds a version, the same date with another text corrects it (keeping the text it replaced),

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { isContentId, parseNdjson, type SanityDocument } from '../../lib/content-lake/documents.ts';
+import { HISTORY_LAG_MS } from '../../lib/content-lake/history.ts';
 import { startContentLake, type ContentLake } from '../../testkit/content-lake/server.ts';
 import { APP_ROOT, SEED_FILE } from '../../testkit/paths.ts';
 
@@ -119,6 +120,62 @@ describe('npm run content:export', () => {
     expect((await content(['export', '--file', file], projectEnv())).code).toBe(0);
     expect(await readFile(file, 'utf8')).toBe(written);
     expect(await readFile(SEED_FILE, 'utf8')).toBe(seedBytes);
+  });
+});
+
+describe('npm run content:versions', () => {
+  const policyOf = (documents: SanityDocument[]) => documents.find((doc) => doc._id === 'privacyPolicy')!;
+  const version = (documents: SanityDocument[], date: string) => documents.find((doc) => doc._id === `privacyPolicyVersion-${date}`);
+
+  it("fills the project's record once from its history: each date's first publish, later texts of that date as corrections", async () => {
+    await lake.mutate([{ patch: { id: 'privacyPolicy', set: { lastUpdated: '2026-12-01', title: 'Policy A' } } }]);
+    await lake.mutate([{ patch: { id: 'privacyPolicy', set: { title: 'Policy B' } } }]);
+    await lake.mutate([{ patch: { id: 'privacyPolicy', set: { lastUpdated: '2026-12-15', title: 'Policy C' } } }]);
+    // Sanity's history leaves out the last second's transactions, and the stand-in does too (HISTORY_LAG_MS).
+    await new Promise((resolve) => setTimeout(resolve, HISTORY_LAG_MS + 100));
+
+    const run = await content(['versions'], projectEnv());
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain('Added 2 versions of the privacy policy to project "lake", dataset "production": 2026-12-01, 2026-12-15.');
+    expect(version(lake.documents(), '2026-12-01')).toMatchObject({ title: 'Policy B', replaced: [{ title: 'Policy A' }] });
+    expect(version(lake.documents(), '2026-12-15')).toMatchObject({ title: 'Policy C' });
+    expect(version(lake.documents(), '2026-11-22')).toMatchObject({ title: policyOf(parseNdjson(seedBytes)).title });
+    expect((await content(['versions'], projectEnv())).stdout).toContain('already holds every version its history shows');
+  });
+
+  it("fills the embedded default's record once from the content file's commits, into the file", async () => {
+    const repo = await mkdtemp(path.join(dir, 'repo-'));
+    const file = path.join(repo, 'production.ndjson');
+    const git = (args: string[], date?: string) =>
+      execFileSync('git', args, {
+        cwd: repo,
+        env: {
+          ...process.env,
+          GIT_AUTHOR_NAME: 'Legal',
+          GIT_AUTHOR_EMAIL: 'legal@example.edu',
+          GIT_COMMITTER_NAME: 'Legal',
+          GIT_COMMITTER_EMAIL: 'legal@example.edu',
+          ...(date ? { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } : {}),
+        },
+      });
+    const seed = parseNdjson(seedBytes).filter((doc) => doc._type !== 'privacyPolicyVersion');
+    const commit = async (set: Record<string, unknown>, date: string) => {
+      await writeFile(file, seed.map((doc) => JSON.stringify(doc._id === 'privacyPolicy' ? { ...doc, ...set } : doc) + '\n').join(''));
+      git(['add', '.']);
+      git(['commit', '-qm', `policy ${date}`], date);
+    };
+    git(['init', '-q']);
+    await commit({ lastUpdated: '2026-12-01', title: 'Policy A' }, '2026-11-20T10:00:00Z');
+    await commit({ lastUpdated: '2026-12-15', title: 'Policy C' }, '2026-11-25T10:00:00Z');
+
+    const versions = ['versions', '--file', file, '--data-dir', path.join(repo, 'data')];
+    const run = await content(versions, {});
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain(`Added 2 versions of the privacy policy to ${path.relative(APP_ROOT, file)}: 2026-12-01, 2026-12-15.`);
+    const written = parseNdjson(await readFile(file, 'utf8'));
+    expect(version(written, '2026-12-01')).toMatchObject({ title: 'Policy A', publishedAt: expect.stringMatching(/^2026-11-20T10:00:00/) });
+    expect(version(written, '2026-12-15')).toMatchObject({ title: 'Policy C' });
+    expect((await content(versions, {})).stdout).toContain('already holds every version its history shows');
   });
 });
 

@@ -19,8 +19,6 @@ type Props = {
   dialogId: string;
   title: string;
   type: RequestType;
-  /** The dialog closed, whichever way (Cancel, Escape, the timer after "Sent!"). */
-  onClose: () => void;
   /** The form's labels (Support page) and the messages it may show (Site settings). */
   copy: RequestFormCopy;
 };
@@ -41,7 +39,7 @@ const inputClass =
  * Escape closes (not while sending). Without JavaScript the dialog opens as the link target and the
  * form posts to the same server action (use-request-form.ts).
  */
-export function RequestDialog({ ref, dialogId, title, type, onClose, copy: { form: labels, messages } }: Props) {
+export function RequestDialog({ ref, dialogId, title, type, copy: { form: labels, messages } }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
   useImperativeHandle(ref, () => dialog.current!, []);
   const close = useCallback(() => dialog.current?.close(), []);
@@ -65,7 +63,6 @@ export function RequestDialog({ ref, dialogId, title, type, onClose, copy: { for
       ref={dialog}
       id={dialogId}
       aria-labelledby={`${ids}-title`}
-      onClose={onClose}
       onCancel={(event) => pending && event.preventDefault()}
       className="m-auto max-h-[calc(100dvh-2rem)] w-[min(32rem,calc(100vw-2rem))] rounded-2xl bg-white p-0 text-ink shadow-xl"
     >

@@ -1,6 +1,7 @@
 'use client';
 
 import { useRef, useState, type MouseEvent } from 'react';
+import { flushSync } from 'react-dom';
 
 import type { SupportPageView } from '@/lib/content/views';
 
@@ -11,12 +12,16 @@ type RequestCard = SupportPageView['cards'][number];
 
 function Card({ card, copy }: { card: RequestCard; copy: RequestFormCopy }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  // A fresh key after every close gives the next opening an idle, empty form.
+  // A fresh key at every opening gives it an idle, empty form. At the opening, not at the close: the close
+  // event comes a task after Escape has given the card its focus back, so an Enter pressed at once could
+  // open the old dialog, which the re-render for the close then replaced with a closed one.
   const [generation, setGeneration] = useState(0);
   const dialogId = `request-${card.requestType}`;
 
   function open(event: MouseEvent<HTMLAnchorElement>) {
     event.preventDefault();
+    // Rendered now, so that the ref holds the new dialog before it is shown.
+    flushSync(() => setGeneration((value) => value + 1));
     dialog.current?.showModal();
   }
 
@@ -31,15 +36,7 @@ function Card({ card, copy }: { card: RequestCard; copy: RequestFormCopy }) {
         <h2 className="text-lg font-semibold text-ink group-hover:text-brand-700">{card.title}</h2>
         <p className="mt-2 text-muted">{card.text}</p>
       </a>
-      <RequestDialog
-        key={generation}
-        ref={dialog}
-        dialogId={dialogId}
-        title={card.modalTitle}
-        type={card.requestType}
-        onClose={() => setGeneration((value) => value + 1)}
-        copy={copy}
-      />
+      <RequestDialog key={generation} ref={dialog} dialogId={dialogId} title={card.modalTitle} type={card.requestType} copy={copy} />
     </>
   );
 }

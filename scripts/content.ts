@@ -38,6 +38,7 @@ import { exportDataset } from '@sanity/export';
 import { sanityImport } from '@sanity/import';
 
 import { POLICY_ID, missingVersions, versionsOf, type PolicyState, type PolicyVersion } from '../lib/content/policy-record.ts';
+import { POLICY_RECORD_QUERY } from '../lib/content/queries.ts';
 import { Dataset } from '../lib/content-lake/dataset.ts';
 import { isContentId, parseNdjson, type SanityDocument } from '../lib/content-lake/documents.ts';
 import { newId } from '../lib/content-lake/errors.ts';
@@ -166,9 +167,7 @@ async function projectVersions(): Promise<string> {
   const { client, target } = projectClient();
   await checkAccess(client, target);
   const added = await (async () => {
-    const record = await client.fetch<PolicyVersion[]>('*[_type == $type && !(_id in path("drafts.**"))]', {
-      type: 'privacyPolicyVersion',
-    });
+    const { record } = await client.fetch(POLICY_RECORD_QUERY);
     const versions = missingVersions(versionsOf(record), await projectStates(client));
     for (const version of versions) await client.createIfNotExists(version);
     return versions;

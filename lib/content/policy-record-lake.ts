@@ -3,7 +3,16 @@ import 'server-only';
 import { lakeError } from '@/lib/content-lake/errors';
 import type { TransactionBuilder } from '@/lib/content-lake/transaction';
 
-import { earlierDateProblem, isRecordId, POLICY_ID, recordPublish, versionId, versionsOf, type PolicyVersion } from './policy-record';
+import {
+  earlierDateProblem,
+  isRecordId,
+  POLICY_ID,
+  recordPublish,
+  versionId,
+  versionsOf,
+  type Doc,
+  type PolicyVersion,
+} from './policy-record';
 
 /**
  * How the embedded default's lake keeps the policy's record (policy-record.ts): in the same transaction as
@@ -11,9 +20,7 @@ import { earlierDateProblem, isRecordId, POLICY_ID, recordPublish, versionId, ve
  * file taken in), so that no crash can leave a publish without its version. Only the lake writes it.
  */
 
-type Doc = { _id: string; _type: string; [key: string]: unknown };
-
-export const RECORD_IS_READ_ONLY = "The record of the privacy policy's versions is kept by the site and cannot be edited";
+const RECORD_IS_READ_ONLY = "The record of the privacy policy's versions is kept by the site and cannot be edited";
 
 /** The record as transaction `tx` sees it, newest first. */
 export const recordOf = (tx: TransactionBuilder) => versionsOf(tx.idsStartingWith(versionId('')).map((id) => tx.get(id)!));

@@ -27,7 +27,8 @@ export type PolicyVersion = PolicyText & {
   replaced?: ReplacedText[];
 };
 
-type Doc = { _id: string; _type: string; [key: string]: unknown };
+/** Any document, as the record's rules read it. */
+export type Doc = { _id: string; _type: string; [key: string]: unknown };
 
 export const versionId = (date: string) => `${ID_PREFIX}${date}`;
 /** A record document's id, or a draft or release version of one (which only a forged write would make). */

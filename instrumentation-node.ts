@@ -10,7 +10,7 @@ async function startLocalLake(): Promise<void> {
 
 /**
  * The server's start (instrumentation.ts): the configuration is checked, every request is given the
- * client address the server can vouch for, and the embedded store is opened, so a mistyped setting or a
+ * client address the server can vouch for, a redirect one Location header, and the embedded store is opened, so a mistyped setting or a
  * store another server holds shows at start, not at the first submission.
  */
 export async function start(): Promise<void> {
@@ -19,10 +19,12 @@ export async function start(): Promise<void> {
   try {
     const { checkConfiguration, trustedProxyHops } = await import('@/lib/env/server');
     const { installTrustProxy } = await import('@/lib/http/trust-proxy');
+    const { installSingleLocation } = await import('@/lib/http/single-location');
     const { openStoreAtStart } = await import('@/lib/support/store');
     const { sanityConfig } = await import('@/lib/env/public');
     await checkConfiguration();
     installTrustProxy(trustedProxyHops());
+    installSingleLocation();
     await openStoreAtStart();
     if (!sanityConfig()) await startLocalLake();
   } catch (error) {

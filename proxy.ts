@@ -1,8 +1,10 @@
 import { NextResponse, type NextRequest } from 'next/server';
 
+import { mayNamePage, mayNameVersion } from '@/lib/content/policy-archive';
 import { readBody } from '@/lib/http/read-body';
 import { refusalPage } from '@/lib/http/refusal-page';
 import { REFUSALS } from '@/lib/http/refusals';
+import { ROUTES } from '@/lib/public-pages';
 
 /**
  * Posts that Next's server-action handler would answer with a 500 get a plain 4xx page a person can
@@ -17,6 +19,14 @@ import { REFUSALS } from '@/lib/http/refusals';
  * Paths with a trailing slash come here too: Next's own redirect for them carries no configured headers
  * (next.config.ts turns it off); this one gets them like any response.
  */
+
+/**
+ * A page of one version of the privacy policy or of its changes (the day as it came, still percent-encoded),
+ * or a page of their list (/page/<n>).
+ */
+const VERSION_PAGE = new RegExp(`^${ROUTES.versions}/([^/]+)(?:/changes|/([^/]+))?$`);
+/** Matches no route: Next answers it with the site's 404 page, which it renders once, not per path. */
+const NOT_FOUND_PATH = '/_not-found';
 
 /** Lowercase, as Next matches it: any other spelling is not an action to Next, and not one of our forms. */
 const FORM_TYPE = 'multipart/form-data';
@@ -44,6 +54,11 @@ export async function proxy(request: NextRequest): Promise<Response> {
     url.pathname = `/${url.pathname.replace(/^\/+|\/+$/g, '')}`;
     return NextResponse.redirect(url, 308);
   }
+  // Next keeps every path a page of a version renders, a 404 included, as a file of its cache: only days a
+  // version could have reach those pages, so what visitors can make it keep stays bounded.
+  const version = VERSION_PAGE.exec(url.pathname);
+  if (version && !(version[1] === 'page' ? mayNamePage(version[2] ?? '') : mayNameVersion(version[1]!, new Date())))
+    return NextResponse.rewrite(new URL(NOT_FOUND_PATH, url));
   if (request.method !== 'POST') return NextResponse.next();
   if (!fromThisSite(request)) return refusalPage(REFUSALS.crossSite);
 
@@ -83,5 +98,7 @@ export const config = {
     { source: '/((?!_next/|api/).*)', has: [{ type: 'header', key: 'next-action' }] },
     { source: '/((?!_next/|api/).*)', has: [{ type: 'header', key: 'content-type' }] },
     { source: '/:path+/' },
+    // Pages of the policy's versions (above): cheap for the few who read them.
+    { source: '/privacy/versions/:path+' },
   ],
 };

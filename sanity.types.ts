@@ -135,6 +135,31 @@ export type PrivacyPolicy = {
     } & PrivacySection
   >;
   seo?: Seo;
+  versions?: {
+    earlierLink?: string;
+    summaryLabel?: string;
+    changesLink?: string;
+    listHeading?: string;
+    listIntro?: string;
+    listDescription?: string;
+    currentLabel?: string;
+    inEffectSince?: string;
+    inEffectRange?: string;
+    olderLink?: string;
+    newerLink?: string;
+    pageLabel?: string;
+    versionTitle?: string;
+    notice?: string;
+    currentLink?: string;
+    correctedLabel?: string;
+    changesHeading?: string;
+    changesIntro?: string;
+    addedSection?: string;
+    removedSection?: string;
+    unchangedSection?: string;
+    addedWords?: string;
+    removedWords?: string;
+  };
 };
 
 export type SupportPage = {
@@ -604,11 +629,12 @@ export type SUPPORT_PAGE_QUERY_RESULT = {
 
 // Source: lib/content/queries.ts
 // Variable: PRIVACY_POLICY_QUERY
-// Query: *[_type == "privacyPolicy"][0]{  title,  lastUpdated,  lastUpdatedLabel,  sections[]{ _key, heading, body },  seo{ title, description }}
+// Query: *[_type == "privacyPolicy"][0]{  title,  lastUpdated,  lastUpdatedLabel,  summary,  sections[]{ _key, heading, body },  seo{ title, description },  versions,  "previousDate": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < ^.lastUpdated] | order(date desc)[0].date}
 export type PRIVACY_POLICY_QUERY_RESULT = {
   title: string | null;
   lastUpdated: string | null;
   lastUpdatedLabel: string | null;
+  summary: string | null;
   sections: Array<{
     _key: string;
     heading: string | null;
@@ -618,7 +644,68 @@ export type PRIVACY_POLICY_QUERY_RESULT = {
     title: string | null;
     description: string | null;
   } | null;
+  versions: {
+    earlierLink?: string;
+    summaryLabel?: string;
+    changesLink?: string;
+    listHeading?: string;
+    listIntro?: string;
+    listDescription?: string;
+    currentLabel?: string;
+    inEffectSince?: string;
+    inEffectRange?: string;
+    olderLink?: string;
+    newerLink?: string;
+    pageLabel?: string;
+    versionTitle?: string;
+    notice?: string;
+    currentLink?: string;
+    correctedLabel?: string;
+    changesHeading?: string;
+    changesIntro?: string;
+    addedSection?: string;
+    removedSection?: string;
+    unchangedSection?: string;
+    addedWords?: string;
+    removedWords?: string;
+  } | null;
+  previousDate: string | null;
 } | null;
+
+// Source: lib/content/queries.ts
+// Variable: POLICY_VERSIONS_QUERY
+// Query: *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(date desc){ date, summary, correctedAt }
+export type POLICY_VERSIONS_QUERY_RESULT = Array<{
+  date: string | null;
+  summary: string | null;
+  correctedAt: string | null;
+}>;
+
+// Source: lib/content/queries.ts
+// Variable: POLICY_VERSION_QUERY
+// Query: {  "version": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date == $date][0]{ date, title, summary, correctedAt, sections[]{ _key, heading, body } },  "previous": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < $date] | order(date desc)[0]{ date, title, sections[]{ _key, heading, body } }}
+export type POLICY_VERSION_QUERY_RESULT = {
+  version: {
+    date: string | null;
+    title: string | null;
+    summary: string | null;
+    correctedAt: string | null;
+    sections: Array<{
+      _key: string;
+      heading: string | null;
+      body: BlockContent | null;
+    }> | null;
+  } | null;
+  previous: {
+    date: string | null;
+    title: string | null;
+    sections: Array<{
+      _key: string;
+      heading: string | null;
+      body: BlockContent | null;
+    }> | null;
+  } | null;
+};
 
 // Source: lib/content/queries.ts
 // Variable: POLICY_RECORD_QUERY
@@ -640,6 +727,31 @@ export type POLICY_RECORD_QUERY_RESULT = {
       } & PrivacySection
     >;
     seo?: Seo;
+    versions?: {
+      earlierLink?: string;
+      summaryLabel?: string;
+      changesLink?: string;
+      listHeading?: string;
+      listIntro?: string;
+      listDescription?: string;
+      currentLabel?: string;
+      inEffectSince?: string;
+      inEffectRange?: string;
+      olderLink?: string;
+      newerLink?: string;
+      pageLabel?: string;
+      versionTitle?: string;
+      notice?: string;
+      currentLink?: string;
+      correctedLabel?: string;
+      changesHeading?: string;
+      changesIntro?: string;
+      addedSection?: string;
+      removedSection?: string;
+      unchangedSection?: string;
+      addedWords?: string;
+      removedWords?: string;
+    };
   } | null;
   record: Array<{
     _id: string;
@@ -742,6 +854,31 @@ export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
         } & PrivacySection
       >;
       seo?: Seo;
+      versions?: {
+        earlierLink?: string;
+        summaryLabel?: string;
+        changesLink?: string;
+        listHeading?: string;
+        listIntro?: string;
+        listDescription?: string;
+        currentLabel?: string;
+        inEffectSince?: string;
+        inEffectRange?: string;
+        olderLink?: string;
+        newerLink?: string;
+        pageLabel?: string;
+        versionTitle?: string;
+        notice?: string;
+        currentLink?: string;
+        correctedLabel?: string;
+        changesHeading?: string;
+        changesIntro?: string;
+        addedSection?: string;
+        removedSection?: string;
+        unchangedSection?: string;
+        addedWords?: string;
+        removedWords?: string;
+      };
     }
   | {
       _id: string;
@@ -927,7 +1064,9 @@ declare module '@sanity/client' {
     '*[_type == "siteSettings"][0]{\n  productName,\n  description,\n  radiusMiles,\n  appStoreUrl,\n  appStoreFallback,\n  playStoreUrl,\n  playStoreFallback,\n  headerLinks[]{ _key, label, href },\n  footerColumns[]{ _key, title, links[]{ _key, label, href } },\n  supportHours,\n  replyTime,\n  chrome,\n  notFound,\n  errorPage,\n  formMessages,\n  fieldNames\n}': SETTINGS_QUERY_RESULT;
     '*[_type == "landingPage"][0]{\n  hero{ headline, text, appStoreLabel, playStoreLabel, scrollLabel },\n  features{ heading, intro, cards[]{ _key, title, text, icon } },\n  experience{ heading, intro, steps[]{ _key, title, text } },\n  faq{ heading, items[]{ _key, question, answer } },\n  stayUpdated{ heading, text, emailLabel, placeholder, buttonLabel, pendingLabel, successMessage },\n  seo{ title, description }\n}': LANDING_PAGE_QUERY_RESULT;
     '*[_type == "supportPage"][0]{\n  heading,\n  intro,\n  cards[]{ _key, title, text, modalTitle, requestType },\n  contact{ heading, text, replyTimeLabel, hoursLabel },\n  form,\n  faqHeading,\n  faq[]{ _key, question, answer },\n  seo{ title, description }\n}': SUPPORT_PAGE_QUERY_RESULT;
-    '*[_type == "privacyPolicy"][0]{\n  title,\n  lastUpdated,\n  lastUpdatedLabel,\n  sections[]{ _key, heading, body },\n  seo{ title, description }\n}': PRIVACY_POLICY_QUERY_RESULT;
+    '*[_type == "privacyPolicy"][0]{\n  title,\n  lastUpdated,\n  lastUpdatedLabel,\n  summary,\n  sections[]{ _key, heading, body },\n  seo{ title, description },\n  versions,\n  "previousDate": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < ^.lastUpdated] | order(date desc)[0].date\n}': PRIVACY_POLICY_QUERY_RESULT;
+    '*[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(date desc){ date, summary, correctedAt }': POLICY_VERSIONS_QUERY_RESULT;
+    '{\n  "version": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date == $date][0]{ date, title, summary, correctedAt, sections[]{ _key, heading, body } },\n  "previous": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < $date] | order(date desc)[0]{ date, title, sections[]{ _key, heading, body } }\n}': POLICY_VERSION_QUERY_RESULT;
     '{\n  "policy": *[_type == "privacyPolicy" && _id == "privacyPolicy"][0],\n  "record": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))]\n}': POLICY_RECORD_QUERY_RESULT;
     '*[_type in $types && !(_id in path("drafts.**"))]': DOCUMENTS_OF_TYPES_QUERY_RESULT;
   }

@@ -1,16 +1,11 @@
 import './globals.css';
 
-import type { Metadata } from 'next';
-
 import { getNotFoundCopy } from '@/lib/content';
-import { ROUTES } from '@/lib/public-pages';
+import { notFoundMetadata } from '@/lib/content/metadata';
 
-import { HomeLink, secondaryAction, StatusPage } from './_components/status-page';
+import { NotFoundBody } from './_components/status-page';
 
-export async function generateMetadata(): Promise<Metadata> {
-  const { title, description } = await getNotFoundCopy();
-  return { title, description, robots: { index: false } };
-}
+export const generateMetadata = notFoundMetadata;
 
 export default async function GlobalNotFound() {
   const copy = await getNotFoundCopy();
@@ -18,12 +13,7 @@ export default async function GlobalNotFound() {
     <html lang="en">
       <body className="flex min-h-screen flex-col bg-gray-50 text-ink antialiased">
         <main className="flex flex-1">
-          <StatusPage label={copy.label} heading={copy.heading} text={copy.text}>
-            <HomeLink label={copy.homeLink} />
-            <a href={ROUTES.support} className={secondaryAction}>
-              {copy.supportLink}
-            </a>
-          </StatusPage>
+          <NotFoundBody copy={copy} />
         </main>
       </body>
     </html>

@@ -2,7 +2,9 @@
  * `publish` — the publish row of `site` on its own, for a quick check after a change to caching: on the
  * current build behind nginx's cache (serve:prod's stack, a private copy of the standalone folder and of
  * the seed dataset), PUBLISH_EDITS=20 edits, each posted as a signed webhook, timed from before the
- * webhook is sent to the first GET /privacy through nginx that shows it.
+ * webhook is sent to the first GET /privacy through nginx that shows it; then as many new versions of the
+ * policy, each published through the lake's API as the Studio does, timed to the first GET /privacy/versions
+ * through nginx that lists it (issue 40), with one instance.
  * INSTANCES=2 (or more) runs that many app instances behind nginx's one upstream, with one redis-server
  * (REDIS_URL, testkit/redis.ts) and the Supabase stand-in over Debian's PostgreSQL (testkit/postgres.ts)
  * as their shared store; the webhook goes through nginx, and each publish is timed until every instance
@@ -61,10 +63,11 @@ export async function measure(): Promise<Report> {
       try {
         // One instance: what visitors see, through nginx. Several: each instance asked directly, and nginx.
         const watch = instances > 1 ? [...stack.apps.map((app) => app.origin), stack.url] : [stack.url];
-        return await measurePublishes(
-          { contentFile: site.contentFile, secret: site.secret, publishTo: stack.url, watch },
-          { count: edits, log },
-        );
+        const options = { contentFile: site.contentFile, secret: site.secret, publishTo: stack.url, watch };
+        const section = await measurePublishes(options, { count: edits, log });
+        // The Studio's publish of a new version, through the lake's API, until /privacy/versions lists it.
+        const version = instances === 1 ? await measurePublishes(options, { count: edits, log, kind: 'version' }) : undefined;
+        return { section, version };
       } finally {
         await stack.stop();
       }
@@ -72,5 +75,7 @@ export async function measure(): Promise<Report> {
   );
   const measured =
     instances > 1 ? `publish → visible on all ${instances} instances and through nginx` : 'publish → visible through the cache';
-  return { rows: [publishRow(measured, result, edits)], details: { instances, edits, result } };
+  const rows = [publishRow(measured, result.section, edits)];
+  if (result.version) rows.push(publishRow('publish of a new version → /privacy/versions through the cache', result.version, edits));
+  return { rows, details: { instances, edits, result } };
 }

@@ -45,7 +45,9 @@ describe('refreshCachedPages', () => {
     expect(asked.map(({ url, encoding }) => `${url} ${encoding}`).sort()).toEqual(every.sort());
     expect(asked.every(({ secret }) => secret === 'the-secret')).toBe(true);
     expect(errors).toHaveBeenCalledWith(expect.stringContaining('/privacy (br) answered 502'));
-    expect(logged).toHaveBeenCalledWith(`cache refresh through ${origin}: /, /support`);
+    expect(logged).toHaveBeenCalledWith(
+      `cache refresh through ${origin}: ${PUBLIC_PATHS.filter((page) => page !== ROUTES.privacy).join(', ')}`,
+    );
   });
 
   it('does nothing without a proxy, and refuses half a setting or a URL that is not an origin', async () => {

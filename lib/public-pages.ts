@@ -1,7 +1,13 @@
 import type { ContentType } from '@/lib/content/types';
 
 /** The public routes, by name, so no module spells a path itself. */
-export const ROUTES = { home: '/', support: '/support', privacy: '/privacy' } as const;
+export const ROUTES = { home: '/', support: '/support', privacy: '/privacy', versions: '/privacy/versions' } as const;
+
+/** An earlier version of the privacy policy, by its date (YYYY-MM-DD), and what changed in it. */
+export const versionPath = (date: string) => `${ROUTES.versions}/${date}`;
+export const changesPath = (date: string) => `${versionPath(date)}/changes`;
+/** Page `n` of the list of versions: the first is the list itself. */
+export const versionsPagePath = (n: number) => (n === 1 ? ROUTES.versions : `${ROUTES.versions}/page/${n}`);
 
 /**
  * Each public page and the document it shows, in the order the sitemap lists them. The sitemap, the
@@ -11,6 +17,8 @@ export const PUBLIC_PAGES = {
   [ROUTES.home]: 'landingPage',
   [ROUTES.support]: 'supportPage',
   [ROUTES.privacy]: 'privacyPolicy',
+  // Its words are the policy's, and so is the record it lists: a publish of the policy refreshes it.
+  [ROUTES.versions]: 'privacyPolicy',
 } as const satisfies Record<string, ContentType>;
 
 export type PublicPath = keyof typeof PUBLIC_PAGES;

@@ -11,13 +11,23 @@ import { median } from './stats.ts';
 
 /** The page whose text a publish here changes. */
 export const PUBLISHED_PAGE = '/privacy';
+/** The list of the policy's versions, which a publish of a new version changes (issue 40). */
+const VERSIONS_PAGE = '/privacy/versions';
+/** The lake's data API on a site of the embedded default, as the Studio calls it. */
+const LAKE_DATA = '/api/lake/v2025-02-19/data';
 /** How often a server is asked for the page while waiting (ms). */
 const POLL_MS = 20;
 
-/** Ms from `since` until `origin` serves PUBLISHED_PAGE with `text`, or null if it does not within `limitMs`. */
-export async function visibleAfter(origin: string, text: string, since: number, limitMs: number): Promise<number | null> {
+/** Ms from `since` until `origin` serves `page` with `text`, or null if it does not within `limitMs`. */
+export async function visibleAfter(
+  origin: string,
+  text: string,
+  since: number,
+  limitMs: number,
+  page = PUBLISHED_PAGE,
+): Promise<number | null> {
   for (;;) {
-    const response = await fetch(new URL(PUBLISHED_PAGE, origin)).catch(() => null);
+    const response = await fetch(new URL(page, origin)).catch(() => null);
     const elapsed = performance.now() - since;
     if (response && (await response.text()).includes(text)) return Math.round(elapsed);
     if (elapsed > limitMs) return null;
@@ -42,15 +52,42 @@ async function setSectionText(file: string, index: number, text: string) {
   );
 }
 
+/**
+ * A new version of the policy, published as the Studio publishes it (the lake's API, which refreshes the
+ * pages itself, no webhook): "Last updated" a day later, and `text` as its summary of changes. Returns when
+ * it was sent.
+ */
+async function publishVersion(origin: string, text: string): Promise<number> {
+  const read = await fetch(`${origin}${LAKE_DATA}/doc/production/privacyPolicy`);
+  const policy = ((await read.json()) as { documents: { lastUpdated: string }[] }).documents[0]!;
+  const lastUpdated = new Date(Date.parse(`${policy.lastUpdated}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  const since = performance.now();
+  const answer = await fetch(`${origin}${LAKE_DATA}/mutate/production`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ mutations: [{ createOrReplace: { ...policy, lastUpdated, summary: text } }] }),
+  });
+  if (!answer.ok) throw new Error(`the lake answered ${answer.status}: ${await answer.text()}`);
+  return since;
+}
+
 export type PublishTiming = { visible: Array<number | null>; text: string };
+
+/** What the timed publishes change: a section of /privacy (a file edit and the webhook), or a new version that /privacy/versions lists. */
+export type PublishKind = 'section' | 'version';
 
 /** One publish of a new privacy text through `publishTo`; per watched server, ms until it shows it (null: not within limitMs). */
 export async function timePublish(
   { contentFile, secret, publishTo, watch }: { contentFile: string; secret: string; publishTo: string; watch: string[] },
   limitMs = 2000,
+  kind: PublishKind = 'section',
 ): Promise<PublishTiming> {
   // Letters, digits and spaces only, so the text reads the same in the HTML.
   const text = `Shared publish ${Date.now()} ${Math.random().toString(36).slice(2)}`;
+  if (kind === 'version') {
+    const since = await publishVersion(publishTo, text);
+    return { visible: await Promise.all(watch.map((origin) => visibleAfter(origin, text, since, limitMs, VERSIONS_PAGE))), text };
+  }
   await setSectionText(contentFile, 0, text);
   const since = performance.now();
   const webhook = await postWebhook(publishTo, { _type: 'privacyPolicy', _id: 'privacyPolicy' }, secret);
@@ -66,16 +103,21 @@ export async function timePublish(
  */
 export async function measurePublishes(
   options: { contentFile: string; secret: string; publishTo: string; watch: string[] },
-  { count = 20, limitMs = 10_000, log = console.log }: { count?: number; limitMs?: number; log?: (line: string) => void } = {},
+  {
+    count = 20,
+    limitMs = 10_000,
+    log = console.log,
+    kind = 'section',
+  }: { count?: number; limitMs?: number; log?: (line: string) => void; kind?: PublishKind } = {},
 ): Promise<{ median: number; worst: number; missed: number }> {
   const all: number[] = [];
   let missed = 0;
   for (let i = 1; i <= count; i += 1) {
-    const { visible } = await timePublish(options, limitMs);
+    const { visible } = await timePublish(options, limitMs, kind);
     missed += visible.filter((ms) => ms === null).length;
     all.push(Math.max(...visible.map((ms) => ms ?? limitMs)));
     log(
-      `publish ${String(i).padStart(2)}: visible ${visible.map((ms, n) => `#${n + 1} ${ms === null ? 'never' : `${ms} ms`}`).join(', ')}`,
+      `${kind} publish ${String(i).padStart(2)}: visible ${visible.map((ms, n) => `#${n + 1} ${ms === null ? 'never' : `${ms} ms`}`).join(', ')}`,
     );
   }
   const result = { median: Math.round(median(all)!), worst: Math.max(...all), missed };

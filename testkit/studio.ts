@@ -131,3 +131,12 @@ export async function discardChanges(page: Page): Promise<void> {
   await page.locator('[data-testid="action-Discardchanges"]').click();
   await page.locator('[data-testid="confirm-button"]').click();
 }
+
+/** Types `text` at the end of the policy's first section, in its rich-text editor, and closes it. */
+export async function appendToFirstSection(editor: Page, text: string): Promise<void> {
+  await studio.field(editor, 'sections').locator('[data-testid="default-preview"]').first().click();
+  await studio.richText(editor).click();
+  await editor.keyboard.press('Control+End');
+  await editor.keyboard.type(` ${text}`);
+  await editor.keyboard.press('Escape');
+}

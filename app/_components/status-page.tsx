@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 
-import type { ErrorCopy } from '@/lib/content/status-copy';
+import type { ErrorCopy, NotFoundCopy } from '@/lib/content/status-copy';
 import { ROUTES } from '@/lib/public-pages';
 
 /** The body of the pages that stand in for content: not found, and something went wrong. */
@@ -25,6 +25,18 @@ export function HomeLink({ label }: { label: string }) {
     <a href={ROUTES.home} className={primaryAction}>
       {label}
     </a>
+  );
+}
+
+/** For the 404 pages (an unknown path, and a day no version of the policy has): what is missing, and the two ways on. */
+export function NotFoundBody({ copy }: { copy: NotFoundCopy }) {
+  return (
+    <StatusPage label={copy.label} heading={copy.heading} text={copy.text}>
+      <HomeLink label={copy.homeLink} />
+      <a href={ROUTES.support} className={secondaryAction}>
+        {copy.supportLink}
+      </a>
+    </StatusPage>
   );
 }
 

@@ -6,16 +6,20 @@ import { cacheLife, cacheTag } from 'next/cache';
 import { cookies, draftMode } from 'next/headers';
 
 import { createLastGood } from './last-good';
-import { live } from './live';
+import { contentClient, live } from './live';
 import { FETCH_TAGS } from './tags';
 import type { ContentType } from './types';
 
 export type QueryResult<Q extends keyof SanityQueries> = SanityQueries[Q];
 
-/** What a fetch reads: published content for visitors; in draft mode what Presentation previews, with click-to-edit markers. */
-type FetchOptions = { perspective: LivePerspective; stega: boolean };
+/**
+ * What a fetch reads: published content for visitors; in draft mode what Presentation previews, with
+ * click-to-edit markers. `record`: a read of the policy's record, outside Live (below).
+ */
+type FetchOptions = { perspective: LivePerspective; stega: boolean; record?: true };
 
 const PUBLISHED: FetchOptions = { perspective: 'published', stega: false };
+const RECORD: FetchOptions = { ...PUBLISHED, record: true };
 
 // Why this is the only layer that keeps last good content: last-good.ts.
 const withLastGood = createLastGood();
@@ -35,8 +39,18 @@ async function fetchOptions(): Promise<FetchOptions> {
  * configured, otherwise from the local lake in this process (local-client.ts), with the same GROQ and tags.
  */
 export async function fetchContent<const Q extends keyof SanityQueries>(query: Q, type: ContentType): Promise<Content<Q>> {
-  return cachedContent(query, type, await fetchOptions());
+  return cachedContent(query, type, await fetchOptions(), {});
 }
+
+/**
+ * A read of the policy's record of versions (policy-record.ts): published, in draft mode too, since the
+ * record holds what visitors could read and never a draft. Tagged as the policy, whose publish writes it.
+ */
+export async function fetchRecord<const Q extends keyof SanityQueries>(query: Q, params: QueryParams = {}): Promise<Content<Q>> {
+  return cachedContent(query, 'privacyPolicy', RECORD, params);
+}
+
+type QueryParams = Record<string, string>;
 
 type Content<Q extends keyof SanityQueries> = NonNullable<QueryResult<Q>>;
 
@@ -46,24 +60,37 @@ type Content<Q extends keyof SanityQueries> = NonNullable<QueryResult<Q>>;
  * not around the call: an error thrown out of a 'use cache' function fails the page's render (a 500)
  * even when a caller catches it.
  */
-async function cachedContent<const Q extends keyof SanityQueries>(query: Q, type: ContentType, options: FetchOptions): Promise<Content<Q>> {
+async function cachedContent<const Q extends keyof SanityQueries>(
+  query: Q,
+  type: ContentType,
+  options: FetchOptions,
+  params: QueryParams,
+): Promise<Content<Q>> {
   'use cache';
   const tags = [...FETCH_TAGS[type]];
   cacheTag(...tags);
   cacheLife('max');
-  const read = () => readContent(query, type, options, tags);
-  // A preview shows what the source says now, failure included; visitors keep the last good version.
-  return options.perspective === 'published' && !options.stega ? withLastGood(type, read) : read();
+  const read = () => readContent(query, type, options, params, tags);
+  // A preview shows what the source says now, failure included; visitors keep the last good version, of
+  // each query and its params (a version's date is only asked for once the record is known to hold it).
+  const key = `${type} ${query} ${JSON.stringify(params)}`;
+  return options.perspective === 'published' && !options.stega ? withLastGood(key, read) : read();
 }
 
 /** The source's answer; throws when the document is missing. */
 async function readContent<const Q extends keyof SanityQueries>(
   query: Q,
   type: ContentType,
-  { perspective, stega }: FetchOptions,
+  { perspective, stega, record }: FetchOptions,
+  params: QueryParams,
   tags: string[],
 ): Promise<Content<Q>> {
-  const result = (await live.sanityFetch({ query, params: {}, perspective, stega, tags })).data as QueryResult<Q>;
+  // The record is read with the client alone: Live would tag the cache entry with one tag per version,
+  // which Next caps at 128 (logging the rest as dropped), and no preview ever follows the record live. Not
+  // from Sanity's CDN: the webhook refreshes the pages right after it writes a version.
+  const result = record
+    ? await contentClient.fetch<QueryResult<Q>>(query, params, { perspective, stega: false, useCdn: false, tag: 'record' })
+    : ((await live.sanityFetch({ query, params, perspective, stega, tags })).data as QueryResult<Q>);
   if (result === null) throw new Error(`The ${type} document is missing from the dataset.`);
   return result;
 }

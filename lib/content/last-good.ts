@@ -7,8 +7,8 @@
  * embedded source reports that, embedded.ts). Any of these throws from `load`, and this answers with
  * the last answer that was good, so the page keeps its text instead of becoming an error page, and that
  * answer is cached until the next accepted publish (fetch.ts runs this inside its cached read). Here,
- * above both sources, one memory covers them all; the sources only say what is wrong. Keys are a fixed,
- * small set (one per document type), so the map stays small.
+ * above both sources, one memory covers them all; the sources only say what is wrong. Keys are one per query
+ * and its params: the pages ask only for what the dataset holds, so the map stays small.
  */
 export function createLastGood(log: (message: string, error: unknown) => void = console.error) {
   const lastGood = new Map<string, unknown>();

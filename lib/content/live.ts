@@ -19,8 +19,11 @@ const browserToken = sanityConfig() ? (sanityBrowserToken() ?? serverToken) : LO
  * only in draft mode, which the secret flow of /api/draft-mode/enable guards: SANITY_API_BROWSER_TOKEN,
  * else the server's Viewer token, as Sanity's template does (on the embedded default, a token the lake ignores).
  */
+/** The site's one Sanity client (local-client.ts on the embedded default). */
+export const contentClient = createSanityClient();
+
 export const live = defineLive({
-  client: createSanityClient(),
+  client: contentClient,
   serverToken: serverToken ?? false,
   browserToken: browserToken ?? false,
   strict: true,

@@ -3,24 +3,29 @@ import 'server-only';
 import type { Metadata } from 'next';
 
 import { siteUrl } from '@/lib/env/public';
-import { PUBLIC_PAGES, ROUTES, type PageType, type PublicPath } from '@/lib/public-pages';
+import { ROUTES, type PublicPath } from '@/lib/public-pages';
 
-import { getLandingPage, getPrivacyPolicy, getSettings, getSupportPage } from './index';
+import { getLandingPage, getNotFoundCopy, getPolicyVersions, getPrivacyPolicy, getSettings, getSupportPage } from './index';
 import type { PageMeta } from './view-fields';
 
 /** The site's share image (app/(site)/share-image/route.tsx), the size link previews expect. */
 export const SHARE_IMAGE = { path: '/share-image', size: { width: 1200, height: 630 } } as const;
 
-/** The getter of the document each public page shows. */
-const PAGE_VIEWS: Record<PageType, () => Promise<{ meta: PageMeta }>> = {
-  landingPage: getLandingPage,
-  supportPage: getSupportPage,
-  privacyPolicy: getPrivacyPolicy,
+/** The view each public page shows. */
+const PAGE_VIEWS: Record<PublicPath, () => Promise<{ meta: PageMeta }>> = {
+  [ROUTES.home]: getLandingPage,
+  [ROUTES.support]: getSupportPage,
+  [ROUTES.privacy]: getPrivacyPolicy,
+  [ROUTES.versions]: getPolicyVersions,
 };
 
 /** A public page's <head>: its SEO title and description, and its canonical URL. */
 export async function pageMetadata(path: PublicPath): Promise<Metadata> {
-  const { meta } = await PAGE_VIEWS[PUBLIC_PAGES[path]]();
+  return headMetadata((await PAGE_VIEWS[path]()).meta, path);
+}
+
+/** The <head> of the page at `path` (a public page, or one of the policy's versions). */
+export function headMetadata(meta: PageMeta, path: string): Metadata {
   return {
     // The home page's title stands alone; the others go into the layout's "… · product" template.
     title: path === ROUTES.home ? { absolute: meta.title } : meta.title,
@@ -43,4 +48,10 @@ export async function siteMetadata(): Promise<Metadata> {
       images: [{ url: SHARE_IMAGE.path, ...SHARE_IMAGE.size, alt: chrome.shareImageAlt, type: 'image/png' }],
     },
   };
+}
+
+/** The 404 pages' <head>: their own title (no product name, as on the unmatched paths' page), kept out of search. */
+export async function notFoundMetadata(): Promise<Metadata> {
+  const { title, description } = await getNotFoundCopy();
+  return { title: { absolute: title }, description, robots: { index: false } };
 }

@@ -7,6 +7,8 @@
  */
 export const VERSION_TYPE = 'privacyPolicyVersion';
 export const POLICY_ID = 'privacyPolicy';
+/** The longest *Summary of changes* a version may have (a sentence or two). */
+export const SUMMARY_MAX = 300;
 const ID_PREFIX = `${VERSION_TYPE}-`;
 
 /** What a version keeps of the policy: what visitors read, and the reviewer's summary of what changed. */

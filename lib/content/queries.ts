@@ -45,19 +45,35 @@ export const SUPPORT_PAGE_QUERY = defineQuery(`*[_type == "supportPage"][0]{
   seo{ title, description }
 }`);
 
+/** The record's versions (policy-record.ts): published only, whatever the perspective, as a record holds no draft. */
+const RECORD = `_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))`;
+
+/** The policy, its versions pages' words, and the version before its own date (for the link to what changed). */
 export const PRIVACY_POLICY_QUERY = defineQuery(`*[_type == "privacyPolicy"][0]{
   title,
   lastUpdated,
   lastUpdatedLabel,
+  summary,
   sections[]{ _key, heading, body },
-  seo{ title, description }
+  seo{ title, description },
+  versions,
+  "previousDate": *[${RECORD} && date < ^.lastUpdated] | order(date desc)[0].date
 }`);
 
-/** Whole published documents of the given types, for checking content before a publish refreshes pages. */
+/** Every version, newest first, without its text: what the list at /privacy/versions shows. */
+export const POLICY_VERSIONS_QUERY = defineQuery(`*[${RECORD}] | order(date desc){ date, summary, correctedAt }`);
+
+/** One version in full, and the one before it, which its changes compare it with. */
+export const POLICY_VERSION_QUERY = defineQuery(`{
+  "version": *[${RECORD} && date == $date][0]{ date, title, summary, correctedAt, sections[]{ _key, heading, body } },
+  "previous": *[${RECORD} && date < $date] | order(date desc)[0]{ date, title, sections[]{ _key, heading, body } }
+}`);
+
 /** The published policy and its record of versions (policy-record.ts), for the publish webhook on a hosted project. */
 export const POLICY_RECORD_QUERY = defineQuery(`{
   "policy": *[_type == "privacyPolicy" && _id == "privacyPolicy"][0],
-  "record": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))]
+  "record": *[${RECORD}]
 }`);
 
+/** Whole published documents of the given types, for checking content before a publish refreshes pages. */
 export const DOCUMENTS_OF_TYPES_QUERY = defineQuery(`*[_type in $types && !(_id in path("drafts.**"))]`);

@@ -1,3 +1,4 @@
+import { VERSION_TYPE } from './policy-record';
 import { CONTENT_TYPES, type ContentType } from './types';
 
 /** The cache tags: one per content type. */
@@ -14,8 +15,13 @@ export const FETCH_TAGS: Record<ContentType, readonly ContentTag[]> = {
   privacyPolicy: ['privacyPolicy', 'siteSettings'],
 };
 
-/** The cache tags a changed document invalidates. */
+/**
+ * The cache tags a changed document invalidates. The policy's record of versions is read by the policy's
+ * pages (/privacy/versions and each version's), so a version written on its own (a backfill, or the lake
+ * bringing the record up to date after a hand edit) refreshes them as a publish of the policy does.
+ */
 export function tagsForDocumentType(type: unknown): ContentTag[] {
+  if (type === VERSION_TYPE) return ['privacyPolicy'];
   return CONTENT_TYPES.filter((tag) => tag === type);
 }
 

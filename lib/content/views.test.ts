@@ -158,10 +158,14 @@ describe('what an editor left empty', () => {
       cards: [{ _key: 'c', title: null, text: null, modalTitle: null, requestType: null }],
     });
     expect(support.cards).toEqual([{ _key: 'c', title: '', text: '', modalTitle: '', requestType: 'issue' }]);
-    expect(toPrivacyView({ title: null, lastUpdated: null, lastUpdatedLabel: null, sections: null, seo: null }, settings)).toEqual({
+    const empty = { title: null, lastUpdated: null, lastUpdatedLabel: null, summary: null, sections: null, seo: null };
+    expect(toPrivacyView({ ...empty, versions: null, previousDate: null }, settings)).toMatchObject({
       meta: { title: '', description: undefined },
       title: '',
       lastUpdated: null,
+      summary: null,
+      versionsLink: { label: '', href: '/privacy/versions' },
+      changesLink: null,
       sections: [],
     });
   });

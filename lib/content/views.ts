@@ -1,5 +1,6 @@
 import { stegaClean } from '@sanity/client/stega';
 
+import { changesPath, ROUTES } from '@/lib/public-pages';
 import { toMessageCopy } from '@/lib/support/messages';
 import type { RequestType } from '@/lib/support/request-types';
 import type {
@@ -12,6 +13,7 @@ import type {
 
 import type { ErrorCopy, NotFoundCopy } from './status-copy';
 import { fillTokens } from './tokens';
+import { toVersionsCopy } from './version-copy';
 import { clean, cleanOrNull, faqView, links, pageMeta, text, texts, type Maybe } from './view-fields';
 
 /**
@@ -21,9 +23,9 @@ import { clean, cleanOrNull, faqView, links, pageMeta, text, texts, type Maybe }
  * click-to-edit; anywhere else they would be invisible junk). Components only lay these out.
  */
 
-type SettingsResult = NonNullable<SETTINGS_QUERY_RESULT>;
 type LandingResult = NonNullable<LANDING_PAGE_QUERY_RESULT>;
 type SupportResult = NonNullable<SUPPORT_PAGE_QUERY_RESULT>;
+export type SettingsResult = NonNullable<SETTINGS_QUERY_RESULT>;
 type PrivacyResult = NonNullable<PRIVACY_POLICY_QUERY_RESULT>;
 
 type FeatureIcon = NonNullable<NonNullable<NonNullable<LandingResult['features']>['cards']>[number]['icon']>;
@@ -133,7 +135,7 @@ export function toSupportView(result: SupportResult) {
 }
 
 /** The editor-set date of this version, never today's: a legal text must not claim changes it did not have. */
-function formatDate(isoDate: string): string {
+export function formatDate(isoDate: string): string {
   return new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${isoDate}T00:00:00Z`));
 }
 
@@ -143,18 +145,28 @@ const withCleanLinks = (blocks: BlockContent): BlockContent =>
     block.markDefs ? { ...block, markDefs: block.markDefs.map((mark) => ({ ...mark, href: cleanOrNull(mark.href) ?? undefined })) } : block,
   );
 
+/** A policy's sections, as /privacy and each earlier version show them. */
+export const policySections = (sections: PrivacyResult['sections'], settings: SettingsResult) =>
+  fillTokens(sections ?? [], { radius: settings.radiusMiles }).map((section) => ({
+    _key: section._key,
+    heading: text(section.heading),
+    body: withCleanLinks(section.body ?? []),
+  }));
+
 export function toPrivacyView(result: PrivacyResult, settings: SettingsResult) {
-  const { title, lastUpdated, lastUpdatedLabel, sections, seo } = fillTokens(result, { radius: settings.radiusMiles });
+  const { title, lastUpdated, lastUpdatedLabel, summary, seo, previousDate } = fillTokens(result, { radius: settings.radiusMiles });
   const date = cleanOrNull(lastUpdated);
+  const versions = toVersionsCopy(result.versions);
   return {
     meta: pageMeta(seo),
     title: text(title),
     lastUpdated: date ? { label: text(lastUpdatedLabel), dateTime: date, text: formatDate(date) } : null,
-    sections: (sections ?? []).map((section) => ({
-      _key: section._key,
-      heading: text(section.heading),
-      body: withCleanLinks(section.body ?? []),
-    })),
+    summary: summary ? { label: versions.summaryLabel, text: text(summary) } : null,
+    versionsLink: { label: versions.earlierLink, href: ROUTES.versions },
+    // Only where there is an earlier version to compare with.
+    changesLink: date && previousDate ? { label: versions.changesLink, href: changesPath(date) } : null,
+    sections: policySections(result.sections, settings),
+    versions,
   };
 }
 

@@ -149,6 +149,8 @@ describe('tagsForDocumentType', () => {
     ['landingPage', ['landingPage']],
     ['supportPage', ['supportPage']],
     ['privacyPolicy', ['privacyPolicy']],
+    // The record of versions is shown by the policy's pages.
+    ['privacyPolicyVersion', ['privacyPolicy']],
     ['sanity.imageAsset', []],
     [undefined, []],
   ])('%s refreshes %j', (type, tags) => {

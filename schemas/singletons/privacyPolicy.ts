@@ -1,9 +1,10 @@
 import { defineArrayMember, defineField, defineType } from 'sanity';
 
-import { earlierDateProblem, VERSION_TYPE } from '@/lib/content/policy-record';
+import { earlierDateProblem, SUMMARY_MAX, VERSION_TYPE } from '@/lib/content/policy-record';
 import { SANITY_API_VERSION } from '@/lib/env/public';
 
 import { copyField } from '../fields';
+import { policyVersionsCopy } from './policy-versions-copy';
 
 export const PRIVACY_SECTION_COUNT = 7;
 
@@ -48,7 +49,7 @@ export const privacyPolicy = defineType({
       type: 'text',
       rows: 2,
       description: 'What changed in this version, in a sentence or two. Shown with the policy while this version is current.',
-      validation: (rule) => rule.max(300),
+      validation: (rule) => rule.max(SUMMARY_MAX),
     }),
     copyField('lastUpdatedLabel', {
       title: '"Last updated" label',
@@ -63,6 +64,7 @@ export const privacyPolicy = defineType({
         rule.required().length(PRIVACY_SECTION_COUNT).error(`The policy has exactly ${PRIVACY_SECTION_COUNT} sections.`),
     }),
     defineField({ name: 'seo', type: 'seo', validation: (rule) => rule.required() }),
+    policyVersionsCopy,
   ],
   preview: { select: { title: 'title', subtitle: 'lastUpdated' } },
 });

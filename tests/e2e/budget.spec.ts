@@ -5,7 +5,7 @@ import { expect, test, type Page, type Response } from '@playwright/test';
 
 import { PUBLIC_PATHS } from '../../lib/public-pages';
 import { partSent } from '../../testkit/part-sent.ts';
-import { inlineStyleBytes, pageAssets, pageBytes, renderBlockingRequests } from '../../testkit/page-bytes.ts';
+import { HTML_BUDGET_BYTES, inlineStyleBytes, pageAssets, pageBytes, renderBlockingRequests } from '../../testkit/page-bytes.ts';
 import { E2E_SERVERS, WEBHOOK_SECRET } from '../../testkit/e2e-servers';
 import { LAKE_ORIGIN, LAKE_TOKEN } from '../../testkit/hosted';
 import { lakeTls } from '../../testkit/lake-tls';
@@ -159,15 +159,6 @@ test('/ loads at most 20 KB more gzip JavaScript than an empty Next page', async
   expect(bytes.js, `gzip JS of / (empty page ${kb(floor.jsGzip)} + ${kb(BUDGET_BYTES)} = ${kb(limit)})`).toBeLessThanOrEqual(limit);
   expect(bytes.scripts.length, 'the measurement found the page scripts').toBeGreaterThan(0);
 });
-
-/**
- * What each public page's HTML may weigh (gzip -9, as page-bytes.ts counts it), now that it carries the
- * site's stylesheet (next.config.ts, inlineCss): `/` weighed 7.9 KB before; the stylesheet (5.0 KB gzip)
- * comes with it in a <style> and, as Next writes it, twice more in the page's RSC payload, of which
- * gzip's 32 KB window catches one: `/` weighs 19.0 KB. Brotli, which nginx sends browsers that ask for
- * it, takes the repeats almost whole: 7.2 KB before, 12.2 KB now. 24 KB leaves room for copy.
- */
-const HTML_BUDGET_BYTES = 24 * 1024;
 
 test('each public page, its stylesheet inlined, has at most 24 KB of gzip HTML and links no CSS file', async ({ baseURL }) => {
   for (const pagePath of PUBLIC_PATHS) {

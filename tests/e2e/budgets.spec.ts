@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 
 import { PUBLIC_PATHS } from '../../lib/public-pages';
+import { axeViolations } from '../../testkit/axe.ts';
 import { TEST_CHROMIUM_PATH } from '../../testkit/browser.ts';
 import { launchLighthouseBrowser, lighthouseReport } from '../../testkit/lighthouse.ts';
 
@@ -39,17 +39,6 @@ test.describe('Lighthouse', () => {
   }
 });
 
-/** Violations as short lines: rule, impact and the first offending elements. */
-function summary(violations: Awaited<ReturnType<AxeBuilder['analyze']>>['violations']) {
-  return violations.map(
-    (violation) =>
-      `${violation.id} (${violation.impact}): ${violation.nodes
-        .slice(0, 3)
-        .map((node) => node.target.join(' '))
-        .join(' | ')}`,
-  );
-}
-
 async function openReportDialog(page: Page) {
   const card = page.getByRole('link', { name: /Report an Issue/ });
   const dialog = page.getByRole('dialog');
@@ -66,8 +55,7 @@ test.describe('axe-core', () => {
   for (const path of PUBLIC_PATHS) {
     test(`${path} has no violations`, async ({ page }) => {
       await page.goto(path);
-      const { violations } = await new AxeBuilder({ page }).analyze();
-      expect(summary(violations)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
     });
   }
 
@@ -75,7 +63,6 @@ test.describe('axe-core', () => {
     await page.goto('/support');
     const dialog = await openReportDialog(page);
     await expect(dialog.getByRole('heading')).toBeVisible();
-    const { violations } = await new AxeBuilder({ page }).include('dialog[open]').analyze();
-    expect(summary(violations)).toEqual([]);
+    expect(await axeViolations(page, 'dialog[open]')).toEqual([]);
   });
 });

@@ -1,8 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
 
+import { POLICY_ID, VERSION_TYPE, versionId } from '../../lib/content/policy-record';
 import { CONTENT_TYPES } from '../../lib/content/types';
+import { changesPath, ROUTES, versionPath } from '../../lib/public-pages';
 
 import { E2E_CONTENT_FILE, SEED_FILE, postWebhook, readDataset, resetContent, writeDataset, type Doc } from '../../testkit/dataset';
+import { SEED } from '../../testkit/seed-copy';
 import { dialogParts } from './support/dialog';
 
 /**
@@ -103,12 +106,34 @@ async function holdPosts(page: Page, path: string): Promise<() => void> {
   return release;
 }
 
+type Section = { _key: string; heading: string; body: { children: { text: string }[] }[] };
+
+/**
+ * A version of the policy before the seed's, so that the pages of an earlier version and of what changed
+ * have something to show: the seed's policy with one section it lacks, one it has that the seed dropped,
+ * and a sentence more in the first, each marked as the rest (a diff's pieces are text nodes of their own).
+ */
+function earlierVersion(policy: Doc): Doc {
+  const sections = structuredClone(policy.sections) as Section[];
+  sections[0]!.body[0]!.children[0]!.text += ` ${MARK}A sentence the seed dropped.`;
+  const dropped = { ...structuredClone(sections[2]!), _key: 'dropped', heading: `${MARK}A section the seed dropped` };
+  return {
+    _id: versionId(EARLIER),
+    _type: VERSION_TYPE,
+    date: EARLIER,
+    publishedAt: `${EARLIER}T09:00:00Z`,
+    title: policy.title,
+    summary: `${MARK}The first version.`,
+    sections: [sections[0]!, dropped, ...sections.slice(2)],
+  };
+}
+
+const EARLIER = '2026-11-20';
+const SEED_DATE = SEED.privacy.lastUpdated!;
+
 test.beforeAll(async ({ baseURL }) => {
-  const seed = await readDataset(SEED_FILE);
-  await writeDataset(
-    seed.map((doc) => marked(doc) as Doc),
-    E2E_CONTENT_FILE,
-  );
+  const seed = (await readDataset(SEED_FILE)).map((doc) => marked(doc) as Doc);
+  await writeDataset([...seed, earlierVersion(seed.find((doc) => doc._id === POLICY_ID)!)], E2E_CONTENT_FILE);
   for (const _type of CONTENT_TYPES) {
     const response = await postWebhook(baseURL!, { _type, _id: _type });
     expect(response.status, `publish of ${_type}`).toBe(200);
@@ -119,14 +144,14 @@ test.afterAll(async ({ baseURL, browser }) => {
   await resetContent(baseURL!);
   // Later specs read the seed: every page must be rendered from it again.
   const page = await browser.newPage();
-  for (const path of ['/', '/support', '/privacy', '/nope']) {
+  for (const path of ['/', '/support', '/privacy', ROUTES.versions, '/nope']) {
     await page.goto(path);
     await expect(page.locator('body'), `${path} after the seed was put back`).not.toContainText(MARK);
   }
   await page.close();
 });
 
-for (const path of ['/', '/support', '/privacy']) {
+for (const path of ['/', '/support', '/privacy', ROUTES.versions, versionPath(EARLIER), changesPath(SEED_DATE)]) {
   test(`every text of ${path} comes from the dataset`, async ({ page }) => {
     await page.goto(path);
     await expect(page.locator('main')).toContainText(MARK);

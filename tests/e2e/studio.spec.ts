@@ -1,19 +1,18 @@
 import { expect, test, type BrowserContext, type Page, type Request } from '@playwright/test';
 
 import { OVERLAYS_DEADLINE_MARK } from '../../app/(site)/_components/preview-marks';
-import { postWebhook, resetContent, resetLake, type Doc } from '../../testkit/dataset';
-import { E2E_SERVERS } from '../../testkit/e2e-servers';
-import { lakeClient, LAKE_PROJECT, LAKE_TOKEN } from '../../testkit/hosted';
+import type { Doc } from '../../testkit/dataset';
 import { SEED } from '../../testkit/seed-copy';
+import { STUDIO_TARGETS } from '../../testkit/studio-targets';
 import {
   answerForSanityServices,
+  appendToFirstSection,
   discardChanges,
   openHistory,
   openStudio,
   phase,
   PHASE_TIMEOUT_MS,
   revertTo,
-  signInWithToken,
   expectStatus,
   STATUS,
   studio,
@@ -29,62 +28,6 @@ import {
  * exceptions and answers ≥ 400: each test ends with none. Each test names the phase it fails in.
  */
 
-type Target = {
-  name: string;
-  server: (typeof E2E_SERVERS)[keyof typeof E2E_SERVERS];
-  /** A document as the Content Lake holds it, or undefined. */
-  read(id: string): Promise<Doc | undefined>;
-  /** Deletes the documents, as another editor or a script would. */
-  remove(ids: string[]): Promise<void>;
-  /** What follows a publish before visitors see it: nothing on the embedded default; Sanity's webhook for a project. */
-  published(type: string): Promise<void>;
-  signIn?(context: BrowserContext): Promise<void>;
-  reset(): Promise<void>;
-  /** Whether the whole life of a policy runs here, or only what this build adds (see below). */
-  wholeLife: boolean;
-};
-
-const LAKE_API = `${E2E_SERVERS.main.url}/api/lake/v2025-02-19/data`;
-
-const embedded: Target = {
-  name: 'embedded default',
-  server: E2E_SERVERS.main,
-  read: async (id) => ((await (await fetch(`${LAKE_API}/doc/production/${id}`)).json()) as { documents: Doc[] }).documents[0],
-  remove: async (ids) => {
-    const answer = await fetch(`${LAKE_API}/mutate/production`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ mutations: ids.map((id) => ({ delete: { id } })) }),
-    });
-    expect(answer.status).toBe(200);
-  },
-  published: async () => {},
-  reset: () => resetContent(E2E_SERVERS.main.url),
-  wholeLife: true,
-};
-
-const hosted: Target = {
-  name: 'hosted build',
-  server: E2E_SERVERS.hosted,
-  read: async (id) => (await lakeClient().getDocument<Doc>(id)) ?? undefined,
-  remove: async (ids) => void (await ids.reduce((tx, id) => tx.delete(id), lakeClient().transaction()).commit()),
-  published: async (type) => {
-    expect((await postWebhook(E2E_SERVERS.hosted.url, { _type: type, _id: type })).status).toBe(200);
-  },
-  signIn: (context) => signInWithToken(context, LAKE_PROJECT.projectId, LAKE_TOKEN),
-  reset: () => resetLake(E2E_SERVERS.hosted.url),
-  wholeLife: false,
-};
-
-/** Types `text` at the end of the policy's first section, in its rich-text editor, and closes it. */
-async function appendToFirstSection(editor: Page, text: string): Promise<void> {
-  await studio.field(editor, 'sections').locator('[data-testid="default-preview"]').first().click();
-  await studio.richText(editor).click();
-  await editor.keyboard.press('Control+End');
-  await editor.keyboard.type(` ${text}`);
-  await editor.keyboard.press('Escape');
-}
-
 const DOCUMENTS = [
   { title: 'Site settings', field: 'productName', value: SEED.settings.productName },
   { title: 'Landing page', field: 'hero.headline', value: SEED.landing.hero?.headline },
@@ -95,7 +38,7 @@ const DOCUMENTS = [
 const textOf = (doc: Doc | undefined) => JSON.stringify(doc ?? null);
 const publicPage = async (origin: string, path: string) => (await fetch(`${origin}${path}`)).text();
 
-for (const target of [embedded, hosted]) {
+for (const target of STUDIO_TARGETS) {
   test.describe(`the Studio on the ${target.name}`, () => {
     // A few phases of at most PHASE_TIMEOUT_MS each: the slowest test takes about 22 s here, 56 s on one core.
     test.describe.configure({ mode: 'serial', timeout: 150_000 });

@@ -13,7 +13,7 @@ import { LAKE_PATH } from '@/lib/content-lake/local';
 import { createSanityClient } from '@/lib/content/client';
 import { inProcessClient } from '@/lib/content/local-client';
 import fixture from './fixtures/sanity-query-responses.json';
-import { LANDING_PAGE_QUERY, PRIVACY_POLICY_QUERY, SETTINGS_QUERY, SUPPORT_PAGE_QUERY } from '@/lib/content/queries';
+import { LANDING_PAGE_QUERY, POLICY_VERSIONS_QUERY, PRIVACY_POLICY_QUERY, SETTINGS_QUERY, SUPPORT_PAGE_QUERY } from '@/lib/content/queries';
 import { startContentLake, type ContentLake } from '@/testkit/content-lake/server.ts';
 
 /**
@@ -25,7 +25,7 @@ import { startContentLake, type ContentLake } from '@/testkit/content-lake/serve
  * answer each query over the same documents exactly as Sanity does, so neither drifts from the record.
  */
 
-const QUERIES = { SETTINGS_QUERY, LANDING_PAGE_QUERY, SUPPORT_PAGE_QUERY, PRIVACY_POLICY_QUERY } as const;
+const QUERIES = { SETTINGS_QUERY, LANDING_PAGE_QUERY, SUPPORT_PAGE_QUERY, PRIVACY_POLICY_QUERY, POLICY_VERSIONS_QUERY } as const;
 type QueryName = keyof typeof QUERIES;
 const nameOf = (query: string | null) => (Object.keys(QUERIES) as QueryName[]).find((name) => QUERIES[name] === query);
 

@@ -1,0 +1,68 @@
+import type { PrivacyPolicyView } from '@/lib/content/views';
+
+import { PortableText } from './portable-text';
+
+/** A policy's numbered sections: the current one at /privacy, an earlier one at /privacy/versions/<date>. */
+export function PolicySections({ sections }: { sections: PrivacyPolicyView['sections'] }) {
+  return (
+    <ol className="mt-10 space-y-10">
+      {sections.map((section, index) => (
+        <li key={section._key}>
+          <section aria-labelledby={`privacy-${index + 1}`}>
+            <h2 id={`privacy-${index + 1}`} className="text-2xl font-bold text-ink">
+              {index + 1}. {section.heading}
+            </h2>
+            <PortableText value={section.body} />
+          </section>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+type Line = { label: string; text: string } | null;
+type Link = { label: string; href: string } | null;
+
+/** Under a policy's title: its date, its summary of changes, and the links to what changed and to every version. */
+export function PolicyDateLine({
+  lastUpdated,
+  corrected,
+  summary,
+  changesLink,
+  versionsLink,
+}: {
+  lastUpdated: { label: string; dateTime: string; text: string } | null;
+  corrected?: string | null;
+  summary: Line;
+  changesLink: Link;
+  versionsLink: Link;
+}) {
+  return (
+    <div className="mt-3 space-y-2 text-sm text-muted">
+      {lastUpdated ? (
+        <p>
+          {lastUpdated.label} <time dateTime={lastUpdated.dateTime}>{lastUpdated.text}</time>
+          {corrected ? <> · {corrected}</> : null}
+        </p>
+      ) : null}
+      {summary ? (
+        <p>
+          <span className="font-semibold text-ink">{summary.label}</span> {summary.text}
+        </p>
+      ) : null}
+      <p className="flex flex-wrap gap-x-4 gap-y-1">
+        {changesLink ? <TextLink {...changesLink} /> : null}
+        {versionsLink ? <TextLink {...versionsLink} /> : null}
+      </p>
+    </div>
+  );
+}
+
+/** A link in the policy's pages; `date` (YYYY-MM-DD) marks its label as that date, written out. */
+export function TextLink({ label, href, date }: { label: string; href: string; date?: string }) {
+  return (
+    <a href={href} className="font-medium text-brand-700 underline-offset-2 hover:underline">
+      {date ? <time dateTime={date}>{label}</time> : label}
+    </a>
+  );
+}

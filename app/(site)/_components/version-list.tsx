@@ -1,0 +1,41 @@
+import type { VersionListView } from '@/lib/content/version-views';
+
+import { BackHome } from './back-home';
+import { TextLink } from './policy-sections';
+
+/** One page of the list of the policy's versions, newest first, with the way to the pages before and after it. */
+export function VersionList({ view, backHome }: { view: VersionListView; backHome: string }) {
+  return (
+    <article className="mx-auto max-w-3xl px-4 py-12 sm:px-6 sm:py-16">
+      <BackHome label={backHome} />
+      <h1 className="mt-6 text-4xl font-extrabold tracking-tight text-ink sm:text-5xl">{view.heading}</h1>
+      <p className="mt-4 text-lg text-muted">{view.intro}</p>
+      <ol className="mt-10 divide-y divide-gray-200 border-y border-gray-200">
+        {view.entries.map((version) => (
+          <li key={version.date} className="py-5">
+            <h2 className="text-xl font-bold text-ink">
+              <TextLink label={version.dateText} href={version.href} date={version.date} />
+              {version.current ? (
+                <span className="ml-3 rounded-full bg-brand-50 px-2.5 py-0.5 align-middle text-sm font-semibold text-brand-700">
+                  {view.currentLabel}
+                </span>
+              ) : null}
+            </h2>
+            <p className="mt-1 text-sm text-muted">
+              {version.inEffect}
+              {version.corrected ? <> · {version.corrected}</> : null}
+            </p>
+            {version.summary ? <p className="mt-2 text-ink">{version.summary}</p> : null}
+          </li>
+        ))}
+      </ol>
+      {view.pages ? (
+        <nav aria-label={view.pages.text} className="mt-8 flex items-center justify-between gap-4 text-sm">
+          <span>{view.pages.newer ? <TextLink {...view.pages.newer} /> : null}</span>
+          <span className="text-muted">{view.pages.text}</span>
+          <span>{view.pages.older ? <TextLink {...view.pages.older} /> : null}</span>
+        </nav>
+      ) : null}
+    </article>
+  );
+}

@@ -1,0 +1,28 @@
+import { notFound } from 'next/navigation';
+
+import { getPolicyVersionDates, getPolicyVersionsPage, getSettings } from '@/lib/content';
+import { headMetadata } from '@/lib/content/metadata';
+import { mayNamePage, pageCount } from '@/lib/content/policy-archive';
+
+import { VersionList } from '../../../../_components/version-list';
+
+/** The list's pages after the first. A build must prerender one: with a single page, page 2 is that one, a 404. */
+export async function generateStaticParams() {
+  const pages = pageCount((await getPolicyVersionDates()).length);
+  return Array.from({ length: Math.max(1, pages - 1) }, (_, index) => ({ n: String(index + 2) }));
+}
+
+/** Page `n` of the list, or null: not a plain number from 2 (proxy.ts turns those away first), or past the last page. */
+const listPage = async (n: string) => (mayNamePage(n) ? getPolicyVersionsPage(Number(n)) : null);
+
+export async function generateMetadata({ params }: PageProps<'/privacy/versions/page/[n]'>) {
+  const view = await listPage((await params).n);
+  return view ? headMetadata(view.meta, view.path) : {};
+}
+
+export default async function VersionsListPage({ params }: PageProps<'/privacy/versions/page/[n]'>) {
+  const { n } = await params;
+  const [view, settings] = await Promise.all([listPage(n), getSettings()]);
+  if (!view) notFound();
+  return <VersionList view={view} backHome={settings.chrome.backHome} />;
+}

@@ -6,7 +6,7 @@ import { createPreviewSecret } from '@sanity/preview-url-secret/create-secret';
 import { expect, test, type Page } from '@playwright/test';
 
 import { versionId } from '../../lib/content/policy-record';
-import { PUBLIC_PATHS } from '../../lib/public-pages';
+import { PUBLIC_PATHS, ROUTES } from '../../lib/public-pages';
 import { LAKE_ORIGIN, lakeClient } from '../../testkit/hosted';
 import { PHASE_TIMEOUT_MS, watchProblems } from '../../testkit/studio';
 import { E2E_SERVERS } from '../../testkit/e2e-servers';
@@ -77,6 +77,7 @@ test('published pages render from the hosted API, and a visitor holds no connect
     // Hydrated and quiet: an EventSource or a late chunk would keep the network busy, or show below.
     await page.waitForLoadState('networkidle');
   }
+  await page.goto(ROUTES.privacy);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(seed.find((doc) => doc._id === 'privacyPolicy')!.title as string);
   expect(toLake).toEqual([]);
   expect(problems).toEqual([]);

@@ -3,7 +3,7 @@
  * current build behind nginx's cache (serve:prod's stack, a private copy of the standalone folder and of
  * the seed dataset), PUBLISH_EDITS=20 edits, each posted as a signed webhook, timed from before the
  * webhook is sent to the first GET /privacy through nginx that shows it; then as many new versions of the
- * policy, each published through the lake's API as the Studio does, timed to the first GET /privacy/versions
+ * policy (a later "Last updated" and a new summary, published the same way), timed to the first GET /privacy/versions
  * through nginx that lists it (issue 40), with one instance.
  * INSTANCES=2 (or more) runs that many app instances behind nginx's one upstream, with one redis-server
  * (REDIS_URL, testkit/redis.ts) and the Supabase stand-in over Debian's PostgreSQL (testkit/postgres.ts)
@@ -65,7 +65,7 @@ export async function measure(): Promise<Report> {
         const watch = instances > 1 ? [...stack.apps.map((app) => app.origin), stack.url] : [stack.url];
         const options = { contentFile: site.contentFile, secret: site.secret, publishTo: stack.url, watch };
         const section = await measurePublishes(options, { count: edits, log });
-        // The Studio's publish of a new version, through the lake's API, until /privacy/versions lists it.
+        // A new version of the policy, until /privacy/versions lists it.
         const version = instances === 1 ? await measurePublishes(options, { count: edits, log, kind: 'version' }) : undefined;
         return { section, version };
       } finally {

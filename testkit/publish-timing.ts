@@ -13,8 +13,6 @@ import { median } from './stats.ts';
 export const PUBLISHED_PAGE = '/privacy';
 /** The list of the policy's versions, which a publish of a new version changes (issue 40). */
 const VERSIONS_PAGE = '/privacy/versions';
-/** The lake's data API on a site of the embedded default, as the Studio calls it. */
-const LAKE_DATA = '/api/lake/v2025-02-19/data';
 /** How often a server is asked for the page while waiting (ms). */
 const POLL_MS = 20;
 
@@ -52,28 +50,22 @@ async function setSectionText(file: string, index: number, text: string) {
   );
 }
 
-/**
- * A new version of the policy, published as the Studio publishes it (the lake's API, which refreshes the
- * pages itself, no webhook): "Last updated" a day later, and `text` as its summary of changes. Returns when
- * it was sent.
- */
-async function publishVersion(origin: string, text: string): Promise<number> {
-  const read = await fetch(`${origin}${LAKE_DATA}/doc/production/privacyPolicy`);
-  const policy = ((await read.json()) as { documents: { lastUpdated: string }[] }).documents[0]!;
-  const lastUpdated = new Date(Date.parse(`${policy.lastUpdated}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-  const since = performance.now();
-  const answer = await fetch(`${origin}${LAKE_DATA}/mutate/production`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ mutations: [{ createOrReplace: { ...policy, lastUpdated, summary: text } }] }),
-  });
-  if (!answer.ok) throw new Error(`the lake answered ${answer.status}: ${await answer.text()}`);
-  return since;
+/** A new version of the policy in the dataset file: "Last updated" a day later, and `text` as its summary of changes. */
+async function setNewVersion(file: string, text: string) {
+  await editDocument(
+    'privacyPolicy',
+    (doc) => {
+      doc.lastUpdated = new Date(Date.parse(`${String(doc.lastUpdated)}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+      doc.summary = text;
+      doc._updatedAt = new Date().toISOString();
+    },
+    file,
+  );
 }
 
 export type PublishTiming = { visible: Array<number | null>; text: string };
 
-/** What the timed publishes change: a section of /privacy (a file edit and the webhook), or a new version that /privacy/versions lists. */
+/** What the timed publishes change (each a file edit and the webhook): a section of /privacy, or a new version that /privacy/versions lists. */
 export type PublishKind = 'section' | 'version';
 
 /** One publish of a new privacy text through `publishTo`; per watched server, ms until it shows it (null: not within limitMs). */
@@ -84,15 +76,12 @@ export async function timePublish(
 ): Promise<PublishTiming> {
   // Letters, digits and spaces only, so the text reads the same in the HTML.
   const text = `Shared publish ${Date.now()} ${Math.random().toString(36).slice(2)}`;
-  if (kind === 'version') {
-    const since = await publishVersion(publishTo, text);
-    return { visible: await Promise.all(watch.map((origin) => visibleAfter(origin, text, since, limitMs, VERSIONS_PAGE))), text };
-  }
-  await setSectionText(contentFile, 0, text);
+  await (kind === 'version' ? setNewVersion(contentFile, text) : setSectionText(contentFile, 0, text));
   const since = performance.now();
   const webhook = await postWebhook(publishTo, { _type: 'privacyPolicy', _id: 'privacyPolicy' }, secret);
   if (!webhook.ok) throw new Error(`webhook answered ${webhook.status}: ${await webhook.text()}`);
-  const visible = await Promise.all(watch.map((origin) => visibleAfter(origin, text, since, limitMs)));
+  const page = kind === 'version' ? VERSIONS_PAGE : PUBLISHED_PAGE;
+  const visible = await Promise.all(watch.map((origin) => visibleAfter(origin, text, since, limitMs, page)));
   return { visible, text };
 }
 

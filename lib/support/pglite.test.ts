@@ -6,6 +6,8 @@ import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
+import { preparedDataDir } from '@/testkit/store';
+
 import { closeSharedStore, migrateStore, openStore, type StoreOptions } from './pglite';
 
 const OPTIONS: StoreOptions = { timeoutMs: 30_000, fsync: true };
@@ -140,7 +142,9 @@ describe('embedded PGlite store on disk', () => {
       holder.kill('SIGKILL');
       await exited;
     }
-    // The lock is stale now: a restart after a SIGKILL is never blocked.
+    // The lock is stale now: a restart after a SIGKILL is never blocked. (A migrated store, as the holder
+    // would have left: creating one is the first test's, and costs seconds of CPU.)
+    await preparedDataDir(path.dirname(dir));
     const store2 = sharedStore(dir, OPTIONS);
     await store2.opened;
     await store2.insert('newsletter_subscribers', { email: 'after.stale.lock@example.com' });
@@ -150,8 +154,9 @@ describe('embedded PGlite store on disk', () => {
 
   it('a write the store does not answer within the deadline is rejected then, and the late commit is kept once', async () => {
     const { sharedStore } = await import('./pglite');
-    const dir = path.join(dataDir, 'slow', 'pglite');
-    // Opening a new store takes seconds, far longer than this deadline: the first write waits behind it.
+    const dir = path.join(await preparedDataDir(path.join(dataDir, 'slow')), 'pglite');
+    // Opening a store (PGlite's WebAssembly, then the database) takes most of a second, far longer than this
+    // deadline: the first write waits behind it.
     const slow = sharedStore(dir, { timeoutMs: 50, fsync: true });
     await expect(slow.insert('newsletter_subscribers', { email: 'late@example.com' })).rejects.toThrow(/did not answer within 0.05 s/);
     await slow.opened;

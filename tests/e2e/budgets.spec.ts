@@ -3,6 +3,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { PUBLIC_PATHS } from '../../lib/public-pages';
 import { axeViolations } from '../../testkit/axe.ts';
 import { TEST_CHROMIUM_PATH } from '../../testkit/browser.ts';
+import { E2E_SERVERS } from '../../testkit/e2e-servers.ts';
 import { launchLighthouseBrowser, lighthouseReport } from '../../testkit/lighthouse.ts';
 
 /**
@@ -13,8 +14,12 @@ import { launchLighthouseBrowser, lighthouseReport } from '../../testkit/lightho
 
 const CATEGORIES = ['accessibility', 'best-practices', 'seo'] as const;
 
+// On `strict`, the embedded build with a dataset no test edits: these run in the second worker, beside the
+// tests that edit `main`'s (playwright.config.ts).
+test.use({ baseURL: E2E_SERVERS.strict.url });
+
 test.describe('Lighthouse', () => {
-  // One browser for the three pages, which run one after the other.
+  // One browser for the pages, which run one after the other.
   test.describe.configure({ mode: 'serial', timeout: 120_000 });
   let chromium: Awaited<ReturnType<typeof launchLighthouseBrowser>> | undefined;
 

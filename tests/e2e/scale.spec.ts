@@ -9,7 +9,7 @@ import { seedCopy } from '../../testkit/dataset.ts';
 import { outcome, postForm, type FormAnswer } from '../../testkit/forms.ts';
 import { LIFTED_QUOTAS, startSupabaseStack, type SupabaseStack } from '../../testkit/postgrest-harness.ts';
 import { freePort } from '../../testkit/processes.ts';
-import { PUBLISHED_PAGE, timePublish } from '../../testkit/publish-timing.ts';
+import { PUBLISHED_PAGE, timePublish, visibleAfter } from '../../testkit/publish-timing.ts';
 import { startRedis, type RedisServer } from '../../testkit/redis.ts';
 import { REQUEST_SENT, seedMessage } from '../../testkit/seed-copy.ts';
 import { startStack, type Stack } from '../../testkit/stack.ts';
@@ -232,6 +232,22 @@ test('with Redis stopped mid-run, pages answer on both instances and through ngi
     [...posting.acknowledged].filter((id) => !stored.has(id)),
     'accepted but not stored',
   ).toEqual([]);
+});
+
+test('with Redis stopped, the instance a publish is sent to shows it and the other its old page; once Redis is back, the other catches up', async () => {
+  test.setTimeout(60_000);
+  const [a, b] = stack.apps;
+  await redis.stop();
+  // Long enough for A to show it; B cannot know of it, however long it is asked.
+  const { visible, text } = await timePublish({ contentFile, secret, publishTo: a!.origin, watch: [a!.origin, b!.origin] }, 5_000);
+  expect(visible[0], 'A shows the publish it received').not.toBeNull();
+  expect(visible[1], 'B cannot know of it').toBeNull();
+  await pagesAnswer([a!.origin, b!.origin]);
+  // What each instance logs meanwhile is lib/cache/shared-cache.test.ts's.
+
+  await redis.start();
+  // A sends the revalidation Redis missed as soon as it reconnects (it retries every 2 s at most).
+  expect(await visibleAfter(b!.origin, text, performance.now(), 15_000)).not.toBeNull();
 });
 
 test('with an instance killed (SIGKILL) under posts through nginx, no accepted request is lost or doubled, and pages keep answering', async () => {

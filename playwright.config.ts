@@ -24,12 +24,12 @@ const SITE_URL = process.env.NEXT_PUBLIC_SITE_URL ?? E2E_SERVERS.main.url;
 
 /**
  * The second worker's tests: those on servers of their own (the lake's SIGKILL, serve:prod, many
- * instances, faults) and on `strict` (quotas; Lighthouse and axe, which only read its pages). None touches
- * the dataset `main` serves. The tests on the hosted build touch neither; they run with `main`'s. Which file
- * goes where keeps the two workers' shares about equal (docs/testing.md). Matched against "project file
+ * instances, faults) and Lighthouse, which only reads `strict`'s pages. None touches the dataset `main`
+ * serves. The tests on the hosted build and on `strict` (quotas, axe) touch neither; they run with `main`'s,
+ * which keeps the two workers' shares about equal (docs/testing.md). Matched against "project file
  * describe title", as Playwright's grep is.
  */
-const ISOLATED = [/studio-lake\.spec|stack\.spec|scale\.spec|quota\.spec|budgets\.spec/, /faults\.spec\.ts (?!the submission key)/];
+const ISOLATED = [/studio-lake\.spec|stack\.spec|scale\.spec/, /faults\.spec\.ts (?!the submission key)/, /budgets\.spec\.ts Lighthouse/];
 
 export default defineConfig({
   testDir: 'tests/e2e',

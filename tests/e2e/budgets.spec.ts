@@ -14,8 +14,8 @@ import { launchLighthouseBrowser, lighthouseReport } from '../../testkit/lightho
 
 const CATEGORIES = ['accessibility', 'best-practices', 'seo'] as const;
 
-// On `strict`, the embedded build with a dataset no test edits: these run in the second worker, beside the
-// tests that edit `main`'s (playwright.config.ts).
+// On `strict`, the embedded build with a dataset no test edits: Lighthouse runs in the second worker, beside
+// the tests that edit `main`'s (playwright.config.ts).
 test.use({ baseURL: E2E_SERVERS.strict.url });
 
 test.describe('Lighthouse', () => {

@@ -171,12 +171,17 @@ test.describe('a hosted backend that hangs', () => {
   }
 });
 
-test.describe('one store, one writer', () => {
+// One server's store through both: a second server on it, then a SIGKILL under load (one start fewer than a
+// server for each).
+test.describe('one store', () => {
+  test.describe.configure({ mode: 'serial' });
   let dataDir = '';
-  const servers: AppServer[] = [];
+  let server: AppServer | undefined;
+  let second: AppServer | undefined;
 
   test.afterAll(async () => {
-    for (const server of servers) await server.stop();
+    await second?.stop();
+    await server?.stop();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -191,9 +196,8 @@ test.describe('one store, one writer', () => {
 
   test('a second server on the same DATA_DIR stops at start naming the store and the process holding it, touches nothing, and npm run requests still reads it', async () => {
     test.setTimeout(180_000);
-    dataDir = await preparedDataDir(await tempDir('one-writer'));
-    const first = await startAppServer({ DATA_DIR: dataDir });
-    servers.push(first);
+    dataDir = await preparedDataDir(await tempDir('one-store'));
+    const first = (server = await startAppServer({ DATA_DIR: dataDir }));
     const values = {
       email: 'first.server@example.com',
       subject: unique('Through the first server'),
@@ -203,8 +207,7 @@ test.describe('one store, one writer', () => {
     const store = path.join(dataDir, 'pglite');
     const before = await fingerprint(store);
 
-    const second = await launchAppServer({ DATA_DIR: dataDir });
-    servers.push(second);
+    second = await launchAppServer({ DATA_DIR: dataDir });
     const exit = await exitWithin(second, 90_000);
     expect(exit, `the second server kept running:\n${second.output()}`).not.toBeNull();
     expect(exit!.code).toBe(1);
@@ -222,22 +225,12 @@ test.describe('one store, one writer', () => {
     expect(requests.status, requests.stderr).toBe(0);
     expect(requests.stdout).toContain(values.email);
   });
-});
 
-test.describe('a server killed with SIGKILL', () => {
-  let dataDir = '';
-  let server: AppServer | undefined;
-
-  test.afterAll(async () => {
-    await server?.stop();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  });
-
-  test('under 20 clients loses no acknowledged request and doubles none; the restart opens the store as it is', async () => {
+  test('a server killed with SIGKILL under 20 clients loses no acknowledged request and doubles none; the restart opens the store as it is', async () => {
     test.setTimeout(300_000);
     const CLIENTS = 20;
-    dataDir = await preparedDataDir(await tempDir('killed'));
-    server = await startAppServer({ DATA_DIR: dataDir });
+    // The first test's server, holding the store.
+    const running = server!;
     const fields = (id: number) => ({
       email: `killed.${id}@example.com`,
       subject: `Killed run #${id}`,
@@ -248,7 +241,7 @@ test.describe('a server killed with SIGKILL', () => {
     const unanswered: number[] = [];
     let sent = 0;
     let killed = false;
-    const origin = server.origin;
+    const origin = running.origin;
     const clients = Array.from({ length: CLIENTS }, async () => {
       while (!killed) {
         const id = ++sent;
@@ -259,7 +252,7 @@ test.describe('a server killed with SIGKILL', () => {
     // Killed mid-stream: with 20 requests in flight, some are committed but not yet answered.
     await expect.poll(() => acknowledged.size, { timeout: 120_000 }).toBeGreaterThanOrEqual(3 * CLIENTS);
     killed = true;
-    await server.kill();
+    await running.kill();
     await Promise.all(clients);
     expect(unanswered.length).toBeGreaterThan(0);
 

@@ -183,24 +183,25 @@ describe('refusals: exit code 1 and a message naming what to set', () => {
   const file = () => path.join(dir, 'refused.ndjson');
   const halfProject = () => ({ NEXT_PUBLIC_SANITY_PROJECT_ID: 'lake', SANITY_API_HOST: lake.origin, SANITY_API_WRITE_TOKEN: TOKEN });
 
+  // Both commands check the project and the token through the same two functions (projectClient, checkAccess)
+  // before anything else: each refusal is run through one of them, in turn.
   it.each([
-    ['no project', () => ({}), 'NEXT_PUBLIC_SANITY_PROJECT_ID and NEXT_PUBLIC_SANITY_DATASET are not set'],
-    ['half a project', halfProject, 'NEXT_PUBLIC_SANITY_DATASET is not set, but NEXT_PUBLIC_SANITY_PROJECT_ID is.'],
-    ['no token', () => ({ ...projectEnv(), SANITY_API_WRITE_TOKEN: '' }), 'SANITY_API_WRITE_TOKEN is not set'],
+    ['no project', 'import', () => ({}), 'NEXT_PUBLIC_SANITY_PROJECT_ID and NEXT_PUBLIC_SANITY_DATASET are not set'],
+    ['half a project', 'export', halfProject, 'NEXT_PUBLIC_SANITY_DATASET is not set, but NEXT_PUBLIC_SANITY_PROJECT_ID is.'],
+    ['no token', 'import', () => ({ ...projectEnv(), SANITY_API_WRITE_TOKEN: '' }), 'SANITY_API_WRITE_TOKEN is not set'],
     [
       'a wrong token',
+      'export',
       () => projectEnv('not-the-token'),
       'Sanity refused SANITY_API_WRITE_TOKEN for project "lake", dataset "production" (HTTP 401',
     ],
-  ])('%s', async (_name, envOf, message) => {
+  ])('%s (%s)', async (_name, command, envOf, message) => {
     const env: Record<string, string> = envOf();
     const before = structuredClone(lake.documents());
-    for (const command of ['import', 'export']) {
-      const run = await content([command, '--file', command === 'import' ? SEED_FILE : file()], env);
-      expect(run.code, command).toBe(1);
-      expect(run.stderr, command).toContain(message);
-      expect(run.stdout, command).toBe('');
-    }
+    const run = await content([command, '--file', command === 'import' ? SEED_FILE : file()], env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(message);
+    expect(run.stdout).toBe('');
     expect(lake.documents()).toEqual(before);
     await expect(readFile(file(), 'utf8')).rejects.toThrow(/ENOENT/);
   });

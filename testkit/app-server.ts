@@ -1,3 +1,4 @@
+import { ownBuild } from './own-build.ts';
 import { NEXT_BIN, SEED_FILE, APP_ROOT } from './paths.ts';
 import { freePort, startProcess, waitForHttp, type Exit } from './processes.ts';
 
@@ -29,14 +30,18 @@ export type AppServer = {
 /** `onLine`: each line the server prints, as it prints it (output() keeps only the newest 64 KB). */
 type Options = { port?: number; dir?: string; timeoutMs?: number; onLine?: (line: string) => void };
 
-/** Starts a server and returns at once (it may still fail its start: see `exited`). */
+/**
+ * Starts a server and returns at once (it may still fail its start: see `exited`). On the app's own build,
+ * unless `env` names one, it runs on a copy of its own (ownBuild).
+ */
 export async function launchAppServer(env: Record<string, string>, { port, dir = APP_ROOT, onLine }: Options = {}): Promise<AppServer> {
   const listen = port ?? (await freePort());
+  const build = env.NEXT_DIST_DIR === undefined && dir === APP_ROOT ? await ownBuild() : undefined;
   const child = startProcess(`next start on ${listen}`, process.execPath, [NEXT_BIN, 'start', '-p', String(listen), '-H', '127.0.0.1'], {
     cwd: dir,
     env: {
       ...process.env,
-      NEXT_DIST_DIR: process.env.NEXT_DIST_DIR || '.next',
+      NEXT_DIST_DIR: build?.distDir ?? (process.env.NEXT_DIST_DIR || '.next'),
       NEXT_TELEMETRY_DISABLED: '1',
       CONTENT_FILE: SEED_FILE,
       RATE_LIMIT_MAX: '1000000',
@@ -46,14 +51,16 @@ export async function launchAppServer(env: Record<string, string>, { port, dir =
     },
     forward: onLine,
   });
+  // Its copy is gone by the time anyone learns it exited.
+  const exited = child.exited.then(async (exit) => (await build?.remove(), exit));
   return {
     origin: `http://127.0.0.1:${listen}`,
     pid: child.pid!,
     output: child.output,
-    exited: child.exited,
+    exited,
     running: child.running,
-    stop: () => child.stop(),
-    kill: child.kill,
+    stop: () => child.stop().then(() => exited),
+    kill: () => child.kill().then(() => exited),
   };
 }
 

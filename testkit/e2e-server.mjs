@@ -10,6 +10,8 @@
  *   DATA_DIR      wiped and recreated; must lie inside .data/ or the OS temp dir (default .data/e2e)
  *   CONTENT_FILE  receives a copy of seed/production.ndjson (default $DATA_DIR/seed/production.ndjson);
  *                 the tests edit that copy to publish without a deploy, never the committed seed
+ *   E2E_OWN_BUILD when set, the server runs on a copy of the build of its own (testkit/own-build.ts), removed
+ *                 when it exits: for a server beside another of the same build with other content
  * Arguments are passed to `next start` (e.g. -p 3100 -H 127.0.0.1).
  */
 import { spawn } from 'node:child_process';
@@ -20,6 +22,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 
 import { APP_ROOT as ROOT, NEXT_BIN, SEED_FILE as SEED } from './paths.ts';
+import { ownBuild } from './own-build.ts';
 import { preparedDataDir } from './store.ts';
 
 const dataDir = path.resolve(ROOT, process.env.DATA_DIR || '.data/e2e');
@@ -51,10 +54,17 @@ await mkdir(path.dirname(contentFile), { recursive: true });
 await copyFile(SEED, contentFile);
 console.log(`[e2e-server] fresh store in ${path.relative(ROOT, dataDir)}, dataset copy at ${path.relative(ROOT, contentFile)}`);
 
+const build = process.env.E2E_OWN_BUILD ? await ownBuild(path.relative(ROOT, distDir)) : undefined;
 const child = spawn(process.execPath, [NEXT_BIN, 'start', ...process.argv.slice(2)], {
   cwd: ROOT,
   stdio: ['inherit', 'inherit', 'pipe'],
-  env: { ...process.env, DATA_DIR: dataDir, CONTENT_FILE: contentFile, NEXT_TELEMETRY_DISABLED: '1' },
+  env: {
+    ...process.env,
+    ...(build && { NEXT_DIST_DIR: build.distDir }),
+    DATA_DIR: dataDir,
+    CONTENT_FILE: contentFile,
+    NEXT_TELEMETRY_DISABLED: '1',
+  },
 });
 // `next start` serves the build as it is: each of these servers writes the pages a publish re-renders
 // into .next/server/app, apart from the standalone folder that serve:prod (tests/e2e/stack.spec.ts)
@@ -67,4 +77,6 @@ createInterface({ input: child.stderr }).on('line', (line) => {
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => child.kill(signal));
 }
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+child.on('exit', (code, signal) => {
+  void Promise.resolve(build?.remove()).finally(() => process.exit(code ?? (signal ? 1 : 0)));
+});

@@ -29,7 +29,13 @@ function server(port: number, dataDir: string, env: Record<string, string>): E2E
 
 export const E2E_SERVERS = {
   main: server(PORT, '.data/e2e', { RATE_LIMIT_MAX: '1000', RATE_LIMIT_SITE_MAX: '100000' }),
-  strict: server(PORT + 1, '.data/e2e-strict', { RATE_LIMIT_MAX: '3', RATE_LIMIT_SITE_MAX: '10', TRUSTED_PROXY_HOPS: '0' }),
+  // Its own copy of the build: beside `main`, whose edits re-render pages into `.next` (testkit/own-build.ts).
+  strict: server(PORT + 1, '.data/e2e-strict', {
+    RATE_LIMIT_MAX: '3',
+    RATE_LIMIT_SITE_MAX: '10',
+    TRUSTED_PROXY_HOPS: '0',
+    E2E_OWN_BUILD: '1',
+  }),
   hosted: server(PORT + 2, '.data/e2e-hosted', {
     ...hostedEnv(),
     NEXT_DIST_DIR: HOSTED_DIST_DIR,

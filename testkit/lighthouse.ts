@@ -20,10 +20,26 @@ export type Throttling = 'simulate' | 'devtools';
  * artifacts it was computed from (the trace); throws when the page did not load. `throttling`:
  * 'simulate' (the default config's) loads the page at full speed and computes the throttled metrics
  * from that load; 'devtools' throttles the load itself (network and CPU), so its paints happened at
- * those speeds.
+ * those speeds. `audits`: only these audits of the categories (and only the gatherers they need); a
+ * category's score is then the weighted mean of those of its audits that ran.
  */
-export async function lighthouseRun(url: string, port: number, categories: string[], throttling: Throttling = 'simulate') {
-  const flags = { port, hostname: '127.0.0.1', output: 'json' as const, logLevel: 'error' as const, onlyCategories: categories };
+export async function lighthouseRun(
+  url: string,
+  port: number,
+  categories: string[],
+  throttling: Throttling = 'simulate',
+  audits?: readonly string[],
+) {
+  const only = audits ? { onlyAudits: [...audits] } : { onlyCategories: categories };
+  // No full-page screenshot: no score reads it, and it is a second capture of every run.
+  const flags = {
+    port,
+    hostname: '127.0.0.1',
+    output: 'json' as const,
+    logLevel: 'error' as const,
+    ...only,
+    disableFullPageScreenshot: true,
+  };
   const result = await lighthouse(url, { ...flags, throttlingMethod: throttling });
   const lhr = result?.lhr;
   if (!result || !lhr || lhr.runtimeError)
@@ -32,6 +48,12 @@ export async function lighthouseRun(url: string, port: number, categories: strin
 }
 
 /** lighthouseRun's report alone. */
-export async function lighthouseReport(url: string, port: number, categories: string[], throttling: Throttling = 'simulate') {
-  return (await lighthouseRun(url, port, categories, throttling)).lhr;
+export async function lighthouseReport(
+  url: string,
+  port: number,
+  categories: string[],
+  throttling: Throttling = 'simulate',
+  audits?: readonly string[],
+) {
+  return (await lighthouseRun(url, port, categories, throttling, audits)).lhr;
 }

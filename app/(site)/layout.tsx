@@ -19,23 +19,12 @@ export const viewport: Viewport = { themeColor: '#3451d1', width: 'device-width'
 
 /** The skip link's target. */
 const MAIN_ID = 'main';
-/** What the first paint waits to have parsed: the footer comes after all of the page's content. */
-const FOOTER_ID = 'footer';
 
 export default async function SiteLayout({ children }: { children: ReactNode }) {
   const settings = await getSettings();
   return (
     <html lang="en">
       <body className="flex min-h-screen flex-col bg-white text-ink antialiased">
-        {/*
-          Nothing waits for a request before the first paint (the CSS is inline), so the browser may paint the
-          part of the HTML it has parsed: the header's links, right-aligned, before the last ones are read, or a
-          centered paragraph before its last words, which then move as the rest comes (a layout shift). This
-          holds the first paint until the footer's start tag, so all of <main>, has been parsed, without a
-          request (Chromium lets it go at the start tag). React puts it in <head>, where it must be; browsers
-          without it ignore it.
-        */}
-        <link rel="expect" href={`#${FOOTER_ID}`} blocking="render" />
         <a
           href={`#${MAIN_ID}`}
           className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:px-4 focus:py-2 focus:shadow"
@@ -47,7 +36,7 @@ export default async function SiteLayout({ children }: { children: ReactNode }) 
           {/* The error boundary (error.tsx) sits inside the layout: it gets its words from here. */}
           <ErrorCopyProvider copy={settings.errorPage}>{children}</ErrorCopyProvider>
         </main>
-        <Footer settings={settings} id={FOOTER_ID} />
+        <Footer settings={settings} />
         <DraftTools />
       </body>
     </html>

@@ -32,7 +32,7 @@ function StoreButton({ store: { href, label, fallback } }: { store: LandingPageV
 
 function Hero({ hero }: { hero: LandingPageView['hero'] }) {
   return (
-    <section className="bg-gradient-to-br from-brand-700 to-brand-900 text-white">
+    <section className="paint-whole bg-gradient-to-br from-brand-700 to-brand-900 text-white">
       <div className="mx-auto flex max-w-4xl flex-col items-center px-4 py-20 text-center sm:px-6 sm:py-28">
         <h1 className="text-4xl font-extrabold tracking-tight sm:text-6xl">{hero.headline}</h1>
         <p className="mt-6 max-w-2xl text-lg text-brand-100 sm:text-xl">{hero.text}</p>
@@ -55,7 +55,7 @@ function Hero({ hero }: { hero: LandingPageView['hero'] }) {
 
 function Features({ features }: { features: LandingPageView['features'] }) {
   return (
-    <section id="features" aria-labelledby="features-heading" className="mx-auto max-w-6xl px-4 py-20 sm:px-6">
+    <section id="features" aria-labelledby="features-heading" className="below-fold mx-auto max-w-6xl px-4 py-20 sm:px-6">
       <SectionHeading id="features-heading" heading={features.heading} intro={features.intro} />
       <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
         {features.cards.map((card) => (
@@ -72,7 +72,7 @@ function Features({ features }: { features: LandingPageView['features'] }) {
 
 function Experience({ experience }: { experience: LandingPageView['experience'] }) {
   return (
-    <section id="experience" aria-labelledby="experience-heading" className="bg-gray-50">
+    <section id="experience" aria-labelledby="experience-heading" className="below-fold bg-gray-50">
       <div className="mx-auto max-w-6xl px-4 py-20 sm:px-6">
         <SectionHeading id="experience-heading" heading={experience.heading} intro={experience.intro} />
         <ol className="mt-12 grid gap-6 md:grid-cols-3">
@@ -96,7 +96,7 @@ function Experience({ experience }: { experience: LandingPageView['experience'] 
 
 function StayUpdated({ stayUpdated, messages }: { stayUpdated: LandingPageView['stayUpdated']; messages: SettingsView['messages'] }) {
   return (
-    <section id="stay-updated" aria-labelledby="stay-updated-heading" className="bg-brand-700 text-white">
+    <section id="stay-updated" aria-labelledby="stay-updated-heading" className="below-fold bg-brand-700 text-white">
       <div className="mx-auto max-w-3xl px-4 py-16 text-center sm:px-6">
         <h2 id="stay-updated-heading" className="text-3xl font-bold tracking-tight">
           {stayUpdated.heading}

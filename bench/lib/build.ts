@@ -132,9 +132,9 @@ export async function currentBuild(log: (line: string) => void) {
   }
 }
 
-/** The fixture's build, made when missing or older than the site's stylesheet (its one page that loads it). */
+/** The fixture's build, made when missing or older than the seed dataset (its same-bytes page holds the seed's text). */
 export async function fixtureBuild(log: (line: string) => void) {
-  const built = path.join(FIXTURE_DIR, '.next', 'server', 'app', 'same-bytes-styled.html');
-  if (!existsSync(built) || statSync(built).mtimeMs < statSync(path.join(APP_ROOT, 'app', 'globals.css')).mtimeMs)
+  const built = path.join(FIXTURE_DIR, '.next', 'server', 'app', 'same-bytes.html');
+  if (!existsSync(built) || statSync(built).mtimeMs < statSync(path.join(APP_ROOT, 'seed', 'production.ndjson')).mtimeMs)
     await timedBuild({ dir: FIXTURE_DIR, distDir: '.next', env: {}, log });
 }

@@ -13,9 +13,8 @@
  *     /studio      time to first byte of its first load after the start, and of later loads
  *   bare server (the standalone server `next start` runs for this build)
  *     /            requests/s against a plain Next page of the same bytes (bench/fixture /same-bytes)
- *     Lighthouse   mobile, median of BENCH_LH_RUNS, of each page against the fixture's one-heading page,
- *                  and `/`'s LCP against its plain page of the same bytes (`npm run bench -- lighthouse`
- *                  runs these rows alone)
+ *     Lighthouse   mobile, median of BENCH_LH_RUNS, of each page against the fixture's one-heading page
+ *                  and its plain page of the same bytes (`npm run bench -- lighthouse` runs these rows alone)
  *
  * The two sides of each comparison are up at once and measured in alternating rounds with the same
  * client and settings (comparisons.ts). Each row names its client and flags a client that was the
@@ -29,7 +28,7 @@
  */
 import { findNginx, INSTALL_HINT } from '../../testkit/nginx.ts';
 import { measurePublishes } from '../../testkit/publish-timing.ts';
-import { measureLighthouse } from '../lib/lighthouse.ts';
+import { APPLIED_RUNS, blockingNotes, measureLighthouse } from '../lib/lighthouse.ts';
 import { withTempDir } from '../lib/temp-dir.ts';
 import type { Report } from '../report.ts';
 import { compareBare, compareEncodings, compareSubmissions, storedRows } from './comparisons.ts';
@@ -61,7 +60,7 @@ const NOTES = [
   `${CONFIG.rounds} alternating rounds per comparison: page views the best round of ${CONFIG.pageSeconds} s (${WRK}, after ${CONFIG.warmupSeconds} s of warm-up), submissions all rounds (${AUTOCANNON}, ${CONFIG.submitSeconds} s per side).`,
   "wrk CPU, autocannon CPU: the client's CPU time over the wall time; CLIENT-BOUND at 90 % or more, where the client, not the server, set the rate.",
   'open at the end: rows stored for requests autocannon still had open when it stopped counting (at most one per connection and round).',
-  `Lighthouse: mobile, median of ${CONFIG.lighthouseRuns} runs per page, the pages in alternating rounds in one browser.`,
+  `Lighthouse: mobile, median of ${CONFIG.lighthouseRuns} runs per page, the pages in alternating rounds in one browser; the throttled loads (applied LCP, their TBT) of the first ${Math.min(CONFIG.lighthouseRuns, APPLIED_RUNS)}.`,
 ];
 
 export async function measure(): Promise<Report> {
@@ -71,5 +70,9 @@ export async function measure(): Promise<Report> {
     ...(await measureAll(dir, nginxBin)),
     stored: await storedRows(dir),
   }));
-  return { rows: siteRows(results), notes: NOTES, details: { config: CONFIG, targets: TARGETS, results } };
+  return {
+    rows: siteRows(results),
+    notes: [...NOTES, ...blockingNotes(results.lighthouse)],
+    details: { config: CONFIG, targets: TARGETS, results },
+  };
 }

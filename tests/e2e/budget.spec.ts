@@ -5,7 +5,14 @@ import { expect, test, type Page, type Response } from '@playwright/test';
 
 import { PUBLIC_PATHS } from '../../lib/public-pages';
 import { partSent } from '../../testkit/part-sent.ts';
-import { HTML_BUDGET_BYTES, inlineStyleBytes, pageAssets, pageBytes, renderBlockingRequests } from '../../testkit/page-bytes.ts';
+import {
+  HTML_BUDGET_BYTES,
+  inlineStyleBytes,
+  pageAssets,
+  pageBytes,
+  renderBlockingRequests,
+  stylesheetCopies,
+} from '../../testkit/page-bytes.ts';
 import { E2E_SERVERS, WEBHOOK_SECRET } from '../../testkit/e2e-servers';
 import { LAKE_ORIGIN, LAKE_TOKEN } from '../../testkit/hosted';
 import { lakeTls } from '../../testkit/lake-tls';
@@ -103,6 +110,9 @@ test.describe('the first paint waits for the HTML alone', () => {
         const html = await (await fetch(new URL(pagePath, origin))).text();
         expect(renderBlockingRequests(html), 'requests the browser waits for before its first paint').toEqual([]);
         expect(inlineStyleBytes(html), 'CSS in the page itself (no flash of unstyled content)').toBeGreaterThan(0);
+        // The <style>, and Next's documented copy in the RSC payload: a third, the error page's, was the whole
+        // stylesheet again (app/global-error.css).
+        expect(stylesheetCopies(html), 'copies of the stylesheet in the HTML').toBeLessThanOrEqual(2);
       });
 
       test(`${pagePath} (${build}) loads no Studio code, and shifts no layout while it loads, sent in parts, and hydrates`, async ({
@@ -124,7 +134,19 @@ test.describe('the first paint waits for the HTML alone', () => {
               requestAnimationFrame(() => requestAnimationFrame(() => resolve([])));
             }),
         );
+        // Each block hidden while it is parsed (app/globals.css, .paint-whole) shows once it is whole: one with
+        // no next sibling would stay hidden.
+        const blocks = await page
+          .locator('.paint-whole')
+          .evaluateAll((elements) =>
+            elements.map((element) => ({ next: element.nextElementSibling !== null, visibility: getComputedStyle(element).visibility })),
+          );
+        // What is below the first screen is laid out only as it comes near (app/globals.css, .below-fold).
+        const footerVisibility = await page.locator('footer').evaluate((footer) => getComputedStyle(footer).contentVisibility);
         await proxy.close();
+        expect(footerVisibility, 'content-visibility of the footer').toBe('auto');
+        expect(blocks.length, 'blocks painted whole').toBeGreaterThan(0);
+        expect(blocks.filter((block) => !block.next || block.visibility !== 'visible')).toEqual([]);
         expect(shifts, 'layout shifts').toEqual([]);
         expect(scripts.length, 'the page loads scripts at all').toBeGreaterThan(0);
         expect(studioMarkersIn(scripts)).toEqual([]);
@@ -165,7 +187,9 @@ test('/ loads at most 20 KB more gzip JavaScript than an empty Next page', async
   expect(bytes.scripts.length, 'the measurement found the page scripts').toBeGreaterThan(0);
 });
 
-test('each public page, its stylesheet inlined, has at most 24 KB of gzip HTML and links no CSS file', async ({ baseURL }) => {
+test(`each public page, its stylesheet inlined, has at most ${HTML_BUDGET_BYTES / 1024} KB of gzip HTML and links no CSS file`, async ({
+  baseURL,
+}) => {
   for (const pagePath of PUBLIC_PATHS) {
     const bytes = await pageBytes(baseURL!, pagePath);
     console.log(

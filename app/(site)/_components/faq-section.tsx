@@ -6,7 +6,7 @@ import { SectionHeading } from './section-heading';
 /** A FAQ as the #faq section: every answer visible, plus FAQPage structured data. */
 export function FaqSection({ faq, className }: { faq: FaqView; className: string }) {
   return (
-    <section id="faq" aria-labelledby="faq-heading" className={`mx-auto max-w-3xl ${className}`}>
+    <section id="faq" aria-labelledby="faq-heading" className={`below-fold mx-auto max-w-3xl ${className}`}>
       <SectionHeading id="faq-heading" heading={faq.heading} />
       <dl className="mt-10 divide-y divide-gray-200 rounded-2xl border border-gray-200 bg-white">
         {faq.items.map((item) => (

@@ -17,9 +17,9 @@ async function CurrentYear() {
   return new Date().getFullYear();
 }
 
-export function Footer({ settings, id }: { settings: SettingsView; id: string }) {
+export function Footer({ settings }: { settings: SettingsView }) {
   return (
-    <footer id={id} className="border-t border-gray-200 bg-gray-50">
+    <footer className="below-fold border-t border-gray-200 bg-gray-50">
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 sm:grid-cols-3 sm:px-6">
         {settings.footerColumns.map((column) => (
           <div key={column._key}>

@@ -7,7 +7,7 @@ export function PolicySections({ sections }: { sections: PrivacyPolicyView['sect
   return (
     <ol className="mt-10 space-y-10">
       {sections.map((section, index) => (
-        <li key={section._key}>
+        <li key={section._key} className="below-fold">
           <section aria-labelledby={`privacy-${index + 1}`}>
             <h2 id={`privacy-${index + 1}`} className="text-2xl font-bold text-ink">
               {index + 1}. {section.heading}

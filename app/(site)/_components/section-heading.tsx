@@ -1,6 +1,6 @@
 export function SectionHeading({ id, heading, intro }: { id: string; heading: string; intro?: string }) {
   return (
-    <div className="mx-auto max-w-2xl text-center">
+    <div className="paint-whole mx-auto max-w-2xl text-center">
       <h2 id={id} className="text-3xl font-bold tracking-tight text-ink sm:text-4xl">
         {heading}
       </h2>

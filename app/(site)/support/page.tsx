@@ -16,7 +16,7 @@ export default async function SupportPage() {
   return (
     <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6 sm:py-16">
       <BackHome label={settings.chrome.backHome} />
-      <div className="mt-6 text-center">
+      <div className="paint-whole mt-6 text-center">
         <h1 className="text-4xl font-extrabold tracking-tight text-ink sm:text-5xl">{page.heading}</h1>
         <p className="mx-auto mt-4 max-w-2xl text-lg text-muted">{page.intro}</p>
       </div>

@@ -9,14 +9,50 @@
  * @paulirish/trace_engine's lantern), and then replays them on slow 4G. `counted` marks those
  * requests: a page that paints after its async scripts arrive has them all in its LCP.
  * THROTTLING=devtools throttles the load itself instead (no request is then "counted" by a simulation).
+ *
+ * And the run's main-thread tasks long enough to block (12.5 ms unthrottled, which the simulation's 4×
+ * slower CPU makes 50 ms; 50 ms when throttled): when each began, whose it was, and what took its time.
  */
+import { MainThreadTasks } from 'lighthouse/core/computed/main-thread-tasks.js';
+
 import { launchLighthouseBrowser, lighthouseRun, type Throttling } from '../testkit/lighthouse.ts';
 import { observedLcpMs } from './lib/lighthouse.ts';
 import { table, type Report, type Row } from './report.ts';
 
 type TraceEvent = { name: string; ts: number; args?: { data?: { url?: string; isLoadingMainFrame?: boolean } } };
 type Request = { url: string; resourceType?: string; networkRequestTime?: number; networkEndTime?: number; transferSize?: number };
-type Trace = { url: string; lcpMs: number | null; observedMs: number; requests: (Request & { firstRunMs?: number; counted: boolean })[] };
+type Task = { startMs: number; durationMs: number; owner: string; parts: string };
+type Trace = {
+  url: string;
+  lcpMs: number | null;
+  observedMs: number;
+  requests: (Request & { firstRunMs?: number; counted: boolean })[];
+  tasks: Task[];
+};
+type TaskNode = Awaited<ReturnType<typeof MainThreadTasks.request>>[number];
+
+/** A task's children by event name, the longest first: `Layout 68, UpdateLayoutTree 5`. */
+const parts = (task: TaskNode) =>
+  task.children
+    .filter((child) => child.duration >= 1)
+    .sort((a, b) => b.duration - a.duration)
+    .slice(0, 4)
+    .map((child) => `${child.event.name} ${child.duration.toFixed(0)}`)
+    .join(', ');
+
+/** The top-level tasks of the run's trace of at least `minMs`, in order, with whose (the first URL they ran) and what they did. */
+async function longTasks(artifacts: unknown, minMs: number): Promise<Task[]> {
+  const trace = (artifacts as { Trace: Parameters<typeof MainThreadTasks.request>[0] }).Trace;
+  const tasks = await MainThreadTasks.request(trace, { computedCache: new Map() } as Parameters<typeof MainThreadTasks.request>[1]);
+  return tasks
+    .filter((task) => !task.parent && task.duration >= minMs)
+    .map((task) => ({
+      startMs: task.startTime,
+      durationMs: task.duration,
+      owner: new URL(task.attributableURLs[0] ?? 'about:none').pathname,
+      parts: parts(task),
+    }));
+}
 
 const ms = (value: number | null | undefined) => (value == null ? '-' : value.toFixed(0));
 
@@ -41,8 +77,15 @@ async function trace(url: string, port: number, throttling: Throttling): Promise
     const counted = (request.networkEndTime ?? Infinity) <= paint && !(ran !== undefined && ran > paint);
     return { ...request, firstRunMs: ran, counted };
   });
-  return { url, lcpMs: lhr.audits['largest-contentful-paint']?.numericValue ?? null, observedMs: paint, requests };
+  const tasks = await longTasks(artifacts, throttling === 'devtools' ? 50 : 12.5);
+  return { url, lcpMs: lhr.audits['largest-contentful-paint']?.numericValue ?? null, observedMs: paint, requests, tasks };
 }
+
+const taskTable = ({ url, tasks }: Trace) =>
+  `${url}, long tasks:\n${table([
+    ['began (ms)', 'took (ms)', 'whose', 'what took its time (ms)'],
+    ...tasks.map(({ startMs, durationMs, owner, parts }) => [ms(startMs), ms(durationMs), owner, parts]),
+  ])}`;
 
 const requestTable = ({ url, requests }: Trace) =>
   `${url}:\n${table([
@@ -73,5 +116,5 @@ export async function measure(urls: string[]): Promise<Report> {
     throttling === 'simulate'
       ? 'counted: a request the simulated LCP replays (it ended before the observed paint, and its script did not first run after it).'
       : 'THROTTLING=devtools: the load itself was throttled; counted marks what a simulation would replay, which this LCP did not.';
-  return { rows, notes: [counted, ...traces.map(requestTable)], details: { throttling, traces } };
+  return { rows, notes: [counted, ...traces.flatMap((trace) => [requestTable(trace), taskTable(trace)])], details: { throttling, traces } };
 }

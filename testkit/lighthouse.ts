@@ -20,8 +20,8 @@ export type Throttling = 'simulate' | 'devtools';
  * artifacts it was computed from (the trace); throws when the page did not load. `throttling`:
  * 'simulate' (the default config's) loads the page at full speed and computes the throttled metrics
  * from that load; 'devtools' throttles the load itself (network and CPU), so its paints happened at
- * those speeds. `audits`: only these audits of the categories (and only the gatherers they need); a
- * category's score is then the weighted mean of those of its audits that ran.
+ * those speeds. `audits`: these audits instead of all of `categories` (and only the gatherers they
+ * need); a category's score is then the weighted mean of those of its audits that ran.
  */
 export async function lighthouseRun(
   url: string,
@@ -48,12 +48,6 @@ export async function lighthouseRun(
 }
 
 /** lighthouseRun's report alone. */
-export async function lighthouseReport(
-  url: string,
-  port: number,
-  categories: string[],
-  throttling: Throttling = 'simulate',
-  audits?: readonly string[],
-) {
-  return (await lighthouseRun(url, port, categories, throttling, audits)).lhr;
+export async function lighthouseReport(...args: Parameters<typeof lighthouseRun>) {
+  return (await lighthouseRun(...args)).lhr;
 }

@@ -113,6 +113,20 @@ export default defineConfig(
     },
   },
   {
+    // Next's private variables (__NEXT_PRIVATE_*) change with any release and are no contract (issue 51):
+    // the product uses what Next documents, such as its cache handlers (lib/cache/tag-expiry.ts).
+    files: ['app/**', 'lib/**', 'proxy.ts', 'instrumentation*.ts', 'next.config.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['MemberExpression[property.name=/^__NEXT_PRIVATE/]', 'Literal[value=/^__NEXT_PRIVATE/]'].map((selector) => ({
+          selector,
+          message: "Next's private variables are not an API: use a documented one.",
+        })),
+      ],
+    },
+  },
+  {
     // The kit a newcomer reads (issue 30): no command, measurement or shared helper over 300 lines.
     files: ['scripts/**', 'bench/**', 'testkit/**'],
     ignores: ['**/*.test.ts', 'bench/fixture/**'],

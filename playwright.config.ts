@@ -29,7 +29,11 @@ const SITE_URL = process.env.NEXT_PUBLIC_SITE_URL ?? E2E_SERVERS.main.url;
  * which keeps the two workers' shares about equal (docs/testing.md). Matched against "project file
  * describe title", as Playwright's grep is.
  */
-const ISOLATED = [/studio-lake\.spec|stack\.spec|scale\.spec/, /faults\.spec\.ts (?!the submission key)/, /budgets\.spec\.ts Lighthouse/];
+const ISOLATED = [
+  /studio-lake\.spec|publish-path\.spec|stack\.spec|scale\.spec/,
+  /faults\.spec\.ts (?!the submission key)/,
+  /budgets\.spec\.ts Lighthouse/,
+];
 
 export default defineConfig({
   testDir: 'tests/e2e',

@@ -10,6 +10,7 @@ import type { CacheEntry, CacheHandler } from 'next/dist/server/lib/cache-handle
 
 import { loadEntry, sharedCache, storeEntry, ttlSeconds, type SharedCache } from './shared-cache.ts';
 import { nextTags } from './shared-tags.ts';
+import { lendUpdateTags } from './tag-expiry.ts';
 
 const require = createRequire(import.meta.url);
 const { createDefaultCacheHandler } = require('next/dist/server/lib/cache-handlers/default.js') as {
@@ -74,4 +75,7 @@ export function createSharedCacheHandler(shared: SharedCache, local = createDefa
 }
 
 const shared = sharedCache();
-export default shared ? createSharedCacheHandler(shared) : createDefaultCacheHandler(MEMORY_BYTES);
+const handler = shared ? createSharedCacheHandler(shared) : createDefaultCacheHandler(MEMORY_BYTES);
+// The lake's commits expire their pages through it, from a request or from no request (tag-expiry.ts).
+void lendUpdateTags((tags) => handler.updateTags(tags));
+export default handler;

@@ -6,20 +6,9 @@
 import { readBody } from '../http/read-body.ts';
 import { isContentId, isPublishedId, type SanityDocument } from './documents.ts';
 import { httpError, lakeError } from './errors.ts';
-import type { Lake } from './lake.ts';
 import { parsePerspective, type Perspective } from './perspectives.ts';
 import type { Params } from './queries.ts';
-
-export type DataRequest = {
-  lake: Lake;
-  request: Request;
-  url: URL;
-  cors: Record<string, string>;
-  apiVersion: string;
-  authenticated: boolean;
-  /** The path after the dataset. */
-  rest: string;
-};
+import { decodeId, json, type DataRequest } from './request.ts';
 
 /** Studio batches and imports stay far below this; a body over it is refused before it is read. */
 export const MAX_LAKE_BODY = 1024 * 1024;
@@ -37,9 +26,6 @@ function shallow<T>(value: T, what: string): T {
   }
   return value;
 }
-
-export const json = (body: unknown, headers: Record<string, string>, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { ...headers, 'content-type': 'application/json; charset=utf-8' } });
 
 export async function readJson(request: Request): Promise<Record<string, unknown>> {
   const read = await readBody(request, MAX_LAKE_BODY);
@@ -122,14 +108,6 @@ export async function queryEndpoint({ lake, request, url, cors, apiVersion, auth
     },
     cors,
   );
-}
-
-export function decodeId(id: string): string {
-  try {
-    return decodeURIComponent(id);
-  } catch {
-    throw httpError(400, 'Bad Request', `"${id}" is not a valid document id`);
-  }
 }
 
 export function docEndpoint({ lake, cors, authenticated, rest }: DataRequest) {

@@ -5,22 +5,13 @@
  * cannot make sense of gets a 4xx, never a 500.
  */
 import { admit, corsHeaders, originAllowed, type Caller } from './access.ts';
-import {
-  actionsEndpoint,
-  docEndpoint,
-  exportEndpoint,
-  json,
-  mutateEndpoint,
-  queryEndpoint,
-  readJson,
-  referencesEndpoint,
-  type DataRequest,
-} from './data-api.ts';
+import { actionsEndpoint, docEndpoint, exportEndpoint, mutateEndpoint, queryEndpoint, readJson, referencesEndpoint } from './data-api.ts';
 import { LakeError, httpError } from './errors.ts';
 import { historyEndpoint } from './history-api.ts';
 import type { Lake } from './lake.ts';
 import { projectAnswer } from './project-api.ts';
 import { openReleases } from './releases.ts';
+import { json, type DataRequest } from './request.ts';
 import { listenEndpoint, liveEndpoint } from './stream-api.ts';
 
 export type LakeHandler = (request: Request, caller: Caller) => Promise<Response>;

@@ -7,9 +7,9 @@
  */
 import { draftIdOf, isDraftId, isPublishedId, isValidId, publishedIdOf, type SanityDocument } from './documents.ts';
 import { httpError, lakeError } from './errors.ts';
-import type { DataRequest } from './data-api.ts';
-import { decodeId, json } from './data-api.ts';
-import type { History } from './history.ts';
+import type { History, Timeline } from './history.ts';
+import { lastAlive } from './last-state.ts';
+import { decodeId, json, type DataRequest } from './request.ts';
 
 const MAX_IDS = 100;
 const MAX_EVENTS = 100;
@@ -143,24 +143,6 @@ async function documents(history: History, { url, cors, authenticated }: DataReq
   if (last) position = Math.max(-1, ...ids.map((id) => lastAlive(timeline, id)));
   const found = position < 0 ? [] : ids.map((id) => atRevision(history, timeline, id, position, last ? undefined : revision));
   return json({ documents: found.filter((doc) => doc !== null) }, cors);
-}
-
-type Timeline = Awaited<ReturnType<History['timeline']>>;
-
-/** The last position at which document `id` existed: now, or just before it was deleted; -1 if it never did. */
-function lastAlive({ entries }: Timeline, id: string): number {
-  for (let position = entries.length - 1; position >= 0; position -= 1) {
-    const effects = entries[position]!.effects[id];
-    if (effects) return effects.apply[0] === 0 && effects.apply[1] === null ? position - 1 : entries.length - 1;
-  }
-  return -1;
-}
-
-/** Document `id` as it last existed (now, or just before it was deleted), or null when the history never held it. */
-export async function lastState(history: History, id: string): Promise<SanityDocument | null> {
-  const timeline = await history.timeline();
-  const position = lastAlive(timeline, id);
-  return position < 0 ? null : history.stateAt(timeline, id, position);
 }
 
 /**

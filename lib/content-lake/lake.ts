@@ -1,15 +1,16 @@
 /**
  * The local Content Lake: one dataset answered in the shapes of Sanity's HTTP API (handler.ts), for the
  * embedded Studio and site (lib/content-lake/embedded.ts) and, playing Sanity's hosted API, for the hosted
- * build's tests and `npm run dev:lake` (node-server.ts). Every committed transaction reaches the listener
- * streams (the Studio), the live events (the site's previews) and the owner's onCommit.
+ * build's tests and `npm run dev:lake` (node-server.ts). Every committed transaction reaches the owner's
+ * onCommit (within the commit), then the listener streams (the Studio) and the live events (the site's previews).
  */
 import type { Access } from './access.ts';
 import { applyAction, type Validate } from './actions.ts';
 import { Dataset, type DatasetOptions } from './dataset.ts';
 import { isPublishedId, isReleaseId, releaseDocumentId, type SanityDocument } from './documents.ts';
 import { lakeError, newId } from './errors.ts';
-import { lastState } from './history-api.ts';
+import { watchSaves } from './file-watch.ts';
+import { lastState } from './last-state.ts';
 import { Listeners } from './listener.ts';
 import { LiveEvents } from './live-events.ts';
 import { applyMutation, type MutationResult } from './mutations.ts';
@@ -29,10 +30,13 @@ export type LakeOptions = DatasetOptions & {
   user?: User;
   maxStreams?: number;
   heartbeatMs?: number;
-  /** After each committed transaction. */
+  /** Takes in a hand edit of `file` once it is saved, not only before the next read or write: it is committed with no request. */
+  watch?: boolean;
+  /**
+   * Inside each committed transaction, before the commit resolves: whatever made it (a request, the
+   * scheduler, a hand edit of the file), its owner hears of it before anyone is answered.
+   */
   onCommit?: (transaction: Transaction) => void;
-  /** After onCommit, for a release published at its time: a transaction no request made (see scheduler.ts). */
-  onScheduledPublish?: (transaction: Transaction) => void;
 };
 
 export class Lake {
@@ -46,8 +50,7 @@ export class Lake {
   readonly scheduler: Scheduler;
   private readonly heartbeat: NodeJS.Timeout;
   private telling: Promise<void> = Promise.resolve();
-  /** The transactions the scheduler committed, until they are told. */
-  private readonly scheduled = new Set<string>();
+  private unwatch: (() => void) | undefined;
 
   constructor(options: LakeOptions, dataset: Dataset) {
     this.options = options;
@@ -61,6 +64,8 @@ export class Lake {
     // is asynchronous, and the next commit may come meanwhile. The Studio follows revision chains in order.
     dataset.subscribe((transaction) => {
       this.telling = this.telling.then(() => this.told(transaction)).catch((error: unknown) => console.error('content lake:', error));
+      // Within the commit: the dataset logs a throw here as a failed listener.
+      options.onCommit?.(transaction);
     });
     // Browsers' EventSource polyfill reconnects after 45 s of silence; proxies close idle streams.
     this.heartbeat = setInterval(() => {
@@ -75,6 +80,7 @@ export class Lake {
     const lake = new Lake(options, await Dataset.open(options));
     await lake.scheduler.start();
     lake.dataset.history.serving();
+    if (options.watch && options.file) lake.unwatch = watchSaves(options.file, () => lake.dataset.refresh());
     return lake;
   }
 
@@ -131,10 +137,8 @@ export class Lake {
 
   /** Publishes release `name` if it is still scheduled and due: the scheduler's one way to write. */
   async publishScheduled(name: string): Promise<void> {
-    const id = newId();
-    this.scheduled.add(id);
     try {
-      const { transaction } = await this.dataset.commit(
+      await this.dataset.commit(
         async (tx) => {
           const release = tx.get(releaseDocumentId(name));
           if (!isRelease(release) || release.state !== 'scheduled' || !(Date.parse(release.publishAt ?? '') <= Date.now())) return;
@@ -142,12 +146,10 @@ export class Lake {
             throw lakeError(status, type, description);
           });
         },
-        id,
+        newId(),
         this.options.user?.id,
       );
-      if (transaction.changes.length === 0) this.scheduled.delete(id);
     } catch (error) {
-      this.scheduled.delete(id);
       if (error instanceof ReleasePublishError) await this.recordFailure(error);
       throw error;
     }
@@ -167,6 +169,7 @@ export class Lake {
   }
 
   close() {
+    this.unwatch?.();
     this.scheduler.stop();
     clearInterval(this.heartbeat);
     this.listeners.close();
@@ -181,11 +184,5 @@ export class Lake {
     // reaches includeDrafts streams only.
     const tags = await this.queries.tagsChangedBy(this.dataset.documents(), ids);
     this.live.message(tags, !ids.some(isPublishedId));
-    try {
-      this.options.onCommit?.(transaction);
-      if (this.scheduled.delete(transaction.id)) this.options.onScheduledPublish?.(transaction);
-    } catch (error) {
-      console.error('content lake: onCommit failed', error);
-    }
   }
 }

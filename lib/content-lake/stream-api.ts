@@ -4,7 +4,8 @@
  * name of its own (access.ts, streamRedirect).
  */
 import { streamRedirect, type Access } from './access.ts';
-import { paramsOf, type DataRequest } from './data-api.ts';
+import { paramsOf } from './data-api.ts';
+import type { DataRequest } from './request.ts';
 import { httpError, lakeError } from './errors.ts';
 import { compile } from './queries.ts';
 

@@ -13,6 +13,7 @@ import { contentFile, dataDir } from '@/lib/env/server';
 
 import { POLICY_ID } from './policy-record';
 import { amendRecord, fileRecordProblems, recordOf, recordProblems } from './policy-record-lake';
+import { expireContent } from './revalidate';
 import { CONTENT_TYPES } from './types';
 
 /**
@@ -25,6 +26,8 @@ import { CONTENT_TYPES } from './types';
  *   documents go to DATA_DIR instead, out of the seed.
  * - A publish must pass the schema's rules, as must a hand edit of the file (schema-check.ts).
  * - Releases scheduled in the Studio are published by the lake's own timer (lib/content-lake/scheduler.ts).
+ * - Every commit that changed published documents refreshes their pages (revalidate.ts, expireContent), by
+ *   one path whatever made it: a request, the scheduler, a hand edit of the file.
  */
 
 const KEY = Symbol.for('hallway.localLake');
@@ -32,8 +35,6 @@ type Local = {
   lake: Lake;
   handle: LakeHandler;
   presence: Presence;
-  /** The types of the published documents changed since the last call: the pages to refresh. */
-  takePublished: () => string[];
 };
 const globals = globalThis as typeof globalThis & { [KEY]?: Promise<Local> };
 
@@ -56,58 +57,29 @@ function followRecord(lake: Lake): Promise<unknown> {
   return lake.dataset.commit(async () => undefined, newId(), HAND_EDIT_IDENTITY);
 }
 
-/** How often, a second apart, the route is asked: a release due at start is published before the server listens. */
-const REFRESH_ATTEMPTS = 30;
-
-/**
- * A release published at its time came from no request, and Next expires cached pages only inside one:
- * so this asks the lake's own route (app/api/lake), which refreshes the pages as after any publish made
- * in the Studio. Straight to this server (the address Next listens on), not through a proxy in front.
- */
-async function refreshThroughRoute(): Promise<void> {
-  let failure: unknown;
-  for (let attempt = 0; attempt < REFRESH_ATTEMPTS; attempt += 1) {
-    const origin = process.env.__NEXT_PRIVATE_ORIGIN ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`;
-    try {
-      await (await fetch(`${origin}${LAKE_PATH}/v1/ping`, { cache: 'no-store', signal: AbortSignal.timeout(10_000) })).arrayBuffer();
-      return;
-    } catch (error) {
-      failure = error;
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-    }
-  }
-  console.error('content lake: the pages could not be refreshed after a scheduled release', failure);
-}
-
 async function open(): Promise<Local> {
-  const published = new Set<string>();
   const user = userNamed('local-editor', 'Local editor');
   const lake = await Lake.open({
     ...LOCAL_PROJECT,
     access: { kind: 'local' },
     file: contentFile(),
+    watch: true,
     ...localLakeFiles(dataDir()),
     checkFile: problemsOf,
     validate,
     amend: amendRecord,
     user,
     onCommit: ({ changes, identity }) => {
-      for (const { id, before, after } of changes) if (isPublishedId(id)) published.add((after ?? before)!._type);
+      expireContent(changes.filter(({ id }) => isPublishedId(id)).map(({ before, after }) => (after ?? before)!._type));
       if (identity === HAND_EDIT_IDENTITY && changes.some(({ id }) => id === POLICY_ID))
         followRecord(lake).catch((error: unknown) => console.error('content lake: the policy record could not follow a hand edit', error));
     },
-    onScheduledPublish: () => void refreshThroughRoute(),
   });
   await followRecord(lake);
   return {
     lake,
     handle: createHandler(lake, LAKE_PATH),
     presence: new Presence(user.id, { kind: 'local' }),
-    takePublished: () => {
-      const types = [...published];
-      published.clear();
-      return types;
-    },
   };
 }
 

@@ -1,12 +1,10 @@
-import { once } from 'node:events';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
+import { lendUpdateTags } from '@/lib/cache/tag-expiry';
 import { SEED_FILE } from '@/testkit/paths';
 
 import { localLake } from './local-lake';
@@ -15,29 +13,25 @@ import { versionId, versionsOf } from './policy-record';
 /**
  * The record of the policy's versions as the embedded default's lake keeps it (local-lake.ts): on a copy
  * of the seed, through the lake's own actions, its scheduler and a hand edit of the file, with the
- * schema's rules checked as in the server.
+ * schema's rules checked as in the server; the pages each expires are those Next's cache handler is told of.
  */
 
 let dir: string;
 let file: string;
-let route: Server;
-let pings = 0;
+/** The tags the lake expired, through the cache handler's updateTags (lib/cache/tag-expiry.ts). */
+const expired: string[] = [];
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'policy-record-'));
   file = path.join(dir, 'content.ndjson');
   await copyFile(SEED_FILE, file);
-  // The route a release published at its time asks to refresh the pages (local-lake.ts).
-  route = createServer((_request, response) => response.end('{}', () => (pings += 1))).listen(0, '127.0.0.1');
-  await once(route, 'listening');
-  vi.stubEnv('__NEXT_PRIVATE_ORIGIN', `http://127.0.0.1:${(route.address() as AddressInfo).port}`);
+  await lendUpdateTags(async (tags) => void expired.push(...tags));
   vi.stubEnv('CONTENT_FILE', file);
   vi.stubEnv('DATA_DIR', dir);
 }, 30_000);
 
 afterAll(async () => {
   (await localLake()).lake.close();
-  route.close();
   vi.unstubAllEnvs();
   await rm(dir, { recursive: true, force: true });
 });
@@ -109,16 +103,19 @@ describe("the embedded lake's record of the policy", () => {
     const publishAt = new Date(Date.now() + 1500).toISOString();
     await (await lake()).act([{ actionType: 'sanity.action.release.schedule', releaseId: name, publishAt }]);
     expect((await record()).map((version) => version.date)).toEqual(['2026-12-01', '2026-11-22']);
-    await vi.waitFor(async () => expect((await record())[0]!.date).toBe('2027-01-01'), { timeout: 20_000, interval: 100 });
-    await vi.waitFor(() => expect(pings).toBeGreaterThan(0));
+    expired.length = 0;
+    await vi.waitFor(() => expect(expired).toContain('privacyPolicy'), { timeout: 20_000, interval: 100 });
+    expect((await record())[0]!.date).toBe('2027-01-01');
   }, 60_000);
 
-  it('a hand edit of the policy with a new date is followed by its version; one dated earlier leaves the file unserved', async () => {
+  it('a hand edit of the policy with a new date is taken in once saved, its pages expired and its version followed; one dated earlier leaves the file unserved', async () => {
     const dated = (text: string, date: string) => text.replace(/"lastUpdated":"[\d-]+"/, `"lastUpdated":"${date}"`);
     await new Promise((resolve) => setTimeout(resolve, 5));
+    expired.length = 0;
+    // No request and no refresh: the lake watches its file.
     await writeFile(file, dated(await readFile(file, 'utf8'), '2027-02-01'));
-    await (await lake()).dataset.refresh();
     await vi.waitFor(async () => expect((await record())[0]!.date).toBe('2027-02-01'), { timeout: 10_000 });
+    expect(expired).toContain('privacyPolicy');
 
     const good = await readFile(file, 'utf8');
     const said = vi.spyOn(console, 'error').mockImplementation(() => {});

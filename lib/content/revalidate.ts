@@ -4,16 +4,19 @@ import { revalidateTag } from 'next/cache';
 import { after } from 'next/server';
 
 import { refreshCachedPages } from '@/lib/cache-refresh';
+import { expireTags } from '@/lib/cache/tag-expiry';
 
 import { tagsForDocumentType, type ContentTag } from './tags';
 
+/** The cache tags a publish of documents of these types expires. */
+const tagsOf = (types: Iterable<unknown>): ContentTag[] => [...new Set([...types].flatMap(tagsForDocumentType))];
+
 /**
- * A publish of documents of these types reaches the pages that show them: their cache tags expire, and
- * after the answer the caching proxy in front (deploy/'s nginx) takes the new pages. Called by the publish
- * webhook (hosted Sanity) and by the local lake's route (the embedded Studio). Returns the tags.
+ * The publish webhook's refresh (hosted Sanity, in the webhook's request): the tags expire, and after the
+ * answer the caching proxy in front (deploy/'s nginx) takes the new pages. Returns the tags.
  */
 export function revalidateContent(types: Iterable<unknown>): ContentTag[] {
-  const tags = [...new Set([...types].flatMap(tagsForDocumentType))];
+  const tags = tagsOf(types);
   for (const tag of tags) {
     // { expire: 0 } rather than 'max': stale-while-revalidate would serve the old text to the next
     // visitor; expiring now makes the first load after this answer render the new content.
@@ -21,5 +24,20 @@ export function revalidateContent(types: Iterable<unknown>): ContentTag[] {
   }
   // After the answer, because Next applies the tags only once the handler has returned.
   if (tags.length) after(refreshCachedPages);
+  return tags;
+}
+
+/**
+ * The embedded lake's refresh, the one path of every commit that changed published documents, whatever
+ * made it: the Studio's or a script's request, the scheduler publishing a release, a hand edit of the
+ * file. The tags expire before this returns, inside the commit, so the request that committed answers
+ * after its pages changed; then the caching proxy in front takes the new pages.
+ */
+export function expireContent(types: Iterable<unknown>): ContentTag[] {
+  const tags = tagsOf(types);
+  if (tags.length === 0) return tags;
+  expireTags(tags)
+    .then(refreshCachedPages)
+    .catch((error: unknown) => console.error('content lake: the pages could not be refreshed after a publish', error));
   return tags;
 }

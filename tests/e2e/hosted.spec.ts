@@ -185,6 +185,40 @@ test('every page in draft mode renders with no console error and no failed respo
   expect(problems).toEqual([]);
 });
 
+test('a wrongly signed, unsigned or malformed webhook refreshes nothing', async ({ page, baseURL }) => {
+  await page.goto('/privacy');
+  const original = await page.locator('article').innerText();
+  await lake.createOrReplace(withIntro(await privacyPolicy(), `Published, not announced ${Date.now()}.`) as SanityDocument);
+
+  expect((await postWebhook(baseURL!, { _type: 'privacyPolicy' }, 'not-the-secret')).status).toBe(401);
+  const unsigned = await fetch(new URL('/api/revalidate', baseURL), { method: 'POST', body: JSON.stringify({ _type: 'privacyPolicy' }) });
+  expect(unsigned.status).toBe(401);
+  expect((await postWebhook(baseURL!, '{"_type": "privacyPolicy"')).status).toBe(400);
+
+  await page.reload();
+  expect(await page.locator('article').innerText()).toBe(original);
+});
+
+test("a webhook refreshes its document's pages and leaves the others as they were", async ({ page, baseURL }) => {
+  // Render both pages first, so neither is still waiting on an earlier refresh.
+  await page.goto('/privacy');
+  await page.goto('/support');
+  const answer = `Answers come fast ${Date.now()}.`;
+  const privacyText = `Published, not announced ${Date.now()}.`;
+  const support = (await lake.getDocument<Doc>('supportPage'))!;
+  (support.faq as { answer: string }[])[0]!.answer = answer;
+  await lake.createOrReplace(support as SanityDocument);
+  await lake.createOrReplace(withIntro(await privacyPolicy(), privacyText) as SanityDocument);
+
+  const response = await postWebhook(baseURL!, { _type: 'supportPage', _id: 'supportPage' });
+  expect(await response.json()).toMatchObject({ revalidated: ['supportPage'] });
+
+  await page.goto('/support');
+  await expect(page.locator('#faq')).toContainText(answer);
+  await page.goto('/privacy');
+  await expect(page.locator('article')).not.toContainText(privacyText);
+});
+
 test('a publish that breaks the schema is refused with 503 and the last good page stays', async ({ page, baseURL }) => {
   const problems = watchProblems(page);
   await page.goto('/privacy');

@@ -1,6 +1,5 @@
 import type { Caller } from '@/lib/content-lake/access';
 import { localLake } from '@/lib/content/local-lake';
-import { revalidateContent } from '@/lib/content/revalidate';
 import { sanityConfig } from '@/lib/env/public';
 import { DIRECT_HEADER } from '@/lib/http/trust-proxy';
 
@@ -19,10 +18,8 @@ function callerOf(request: Request): Caller {
 async function serve(request: Request): Promise<Response> {
   if (sanityConfig())
     return Response.json({ message: 'This site edits a Sanity project: there is no local Content Lake' }, { status: 404 });
-  const { handle, takePublished } = await localLake();
-  const response = await handle(request, callerOf(request));
-  revalidateContent(takePublished());
-  return response;
+  const { handle } = await localLake();
+  return handle(request, callerOf(request));
 }
 
 export { serve as GET, serve as POST, serve as PUT, serve as PATCH, serve as DELETE, serve as OPTIONS, serve as HEAD };

@@ -53,6 +53,23 @@ function studioApi(services: Env): string[] {
   return [...origin(sanityApiHost), ...origin(`${url.protocol}//${projectId}.${url.host}`)];
 }
 
+/**
+ * Sanity's own services, which a project's Studio asks: sign-in, the feedback probe and dialog (api.sanity.io),
+ * the bridge script NextStudio loads for Sanity's dashboard (core.sanity-cdn.com), and the check for newer
+ * versions every 15 minutes (sanity-cdn.com). The embedded default's Studio asks none of them: its page
+ * answers the two calls it makes by itself (studio/sanity-services.ts), and its policy leaves these hosts
+ * out, so that a call a newer `sanity` adds fails in the browser instead of leaving quietly.
+ */
+const SANITY_BRIDGE = 'https://core.sanity-cdn.com';
+const SANITY_SERVICES = ['https://api.sanity.io', 'wss://api.sanity.io', SANITY_BRIDGE, 'https://sanity-cdn.com'];
+/** A project's images and its editors' avatars (Sanity's own, and its sign-in providers'). */
+const SANITY_IMAGES = [
+  'https://cdn.sanity.io',
+  'https://*.sanity.io',
+  'https://lh3.googleusercontent.com',
+  'https://avatars.githubusercontent.com',
+];
+
 /** Scripts: this site's own and inline ones, plus eval() under `next dev` only (React's dev build needs it; production never). */
 const scripts = ({ development }: Env, ...more: string[]) => [
   "'self'",
@@ -101,32 +118,17 @@ export function siteHeaders(services: Env, preview = false): Record<string, stri
 }
 
 export function studioHeaders(services: Env): Record<string, string> {
+  const withProject = (sources: string[]) => (services.sanityProjectId ? sources : []);
   return {
     ...common,
-    // The Studio loads its runtime from Sanity's CDN and talks to the project's API and auth.
+    // With a project the Studio talks to it and to Sanity's services; on the local lake to the site alone.
     'Content-Security-Policy': policy({
       'default-src': ["'self'"],
-      'script-src': scripts(services, 'https://core.sanity-cdn.com'),
+      'script-src': scripts(services, ...withProject([SANITY_BRIDGE])),
       'style-src': ["'self'", "'unsafe-inline'"],
-      'img-src': [
-        "'self'",
-        'data:',
-        'blob:',
-        'https://cdn.sanity.io',
-        'https://*.sanity.io',
-        'https://lh3.googleusercontent.com',
-        'https://avatars.githubusercontent.com',
-      ],
+      'img-src': ["'self'", 'data:', 'blob:', ...withProject(SANITY_IMAGES)],
       'font-src': ["'self'", 'data:'],
-      // sanity-cdn.com: the Studio asks it for newer versions every 15 minutes.
-      'connect-src': [
-        "'self'",
-        'https://api.sanity.io',
-        'wss://api.sanity.io',
-        'https://core.sanity-cdn.com',
-        'https://sanity-cdn.com',
-        ...studioApi(services),
-      ],
+      'connect-src': ["'self'", ...withProject(SANITY_SERVICES), ...studioApi(services)],
       'frame-src': ["'self'"],
       'worker-src': ["'self'", 'blob:'],
       'frame-ancestors': ["'none'"],

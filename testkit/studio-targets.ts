@@ -1,10 +1,10 @@
 import type { SanityClient } from '@sanity/client';
-import { expect, type BrowserContext } from '@playwright/test';
+import { expect } from '@playwright/test';
 
 import { postWebhook, resetContent, resetLake, type Doc } from './dataset';
 import { E2E_SERVERS } from './e2e-servers';
 import { lakeClient, LAKE_PROJECT, LAKE_TOKEN } from './hosted';
-import { signInWithToken } from './studio';
+import { signInWithToken, type StudioSite } from './studio';
 
 /**
  * The two builds an editor's Studio runs on, as the browser tests drive them: the embedded default (no
@@ -22,7 +22,8 @@ export type StudioTarget = {
   published(type: string): Promise<void>;
   /** Sends actions to the Content Lake's actions API, as the Studio does (a release, its schedule). */
   act(actions: object[]): Promise<void>;
-  signIn?(context: BrowserContext): Promise<void>;
+  /** Its Studio, for studioContext: the embedded default's watched for foreign hosts, the hosted one signed in. */
+  site: StudioSite;
   reset(): Promise<void>;
   /** Whether the whole life of a policy runs here, or only what this build adds (see below). */
   wholeLife: boolean;
@@ -51,6 +52,7 @@ const embedded: StudioTarget = {
     });
     expect(answer.status, await answer.clone().text()).toBe(200);
   },
+  site: { local: true, origin: E2E_SERVERS.main.url },
   reset: () => resetContent(E2E_SERVERS.main.url),
   wholeLife: true,
 };
@@ -64,7 +66,7 @@ const hosted: StudioTarget = {
     expect((await postWebhook(E2E_SERVERS.hosted.url, { _type: type, _id: type })).status).toBe(200);
   },
   act: async (actions) => void (await lakeClient().action(actions as Parameters<SanityClient['action']>[0])),
-  signIn: (context) => signInWithToken(context, LAKE_PROJECT.projectId, LAKE_TOKEN),
+  site: { local: false, signIn: (context) => signInWithToken(context, LAKE_PROJECT.projectId, LAKE_TOKEN) },
   reset: () => resetLake(E2E_SERVERS.hosted.url),
   wholeLife: false,
 };

@@ -5,36 +5,73 @@
  */
 import { createRequire } from 'node:module';
 
-import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
+
+import { STREAM_HOST } from '../lib/content-lake/access.ts';
+import { versionCheckAnswer } from '../studio/sanity-services.ts';
 
 const SANITY_VERSION = (createRequire(import.meta.url)('sanity/package.json') as { version: string }).version;
 
 /**
- * Beyond its API, the Studio calls Sanity's own services: a feedback probe (api.sanity.io/…/intake),
- * a check for newer versions (sanity-cdn.com) and, with a project, the dashboard's bridge script
- * (core.sanity-cdn.com). This machine has no internet, so the tests answer for those services, as they
- * do when online: otherwise each failed call is a console error the tests would count against the site.
- * Each answer is for every URL that starts with its prefix.
+ * With a project, the Studio calls Sanity's own services beside its API: a feedback probe
+ * (api.sanity.io/…/intake), a check for newer versions (sanity-cdn.com) and the dashboard's bridge script
+ * (core.sanity-cdn.com). This machine has no internet, so the hosted build's tests answer for those
+ * services, as they answer when online: otherwise each failed call is a console error the tests would count
+ * against the site. Each answer is for every URL that starts with its prefix. The embedded default's Studio
+ * asks none of them (studio/sanity-services.ts): its tests answer nothing and watch its hosts instead.
  */
-export const SANITY_SERVICES = [
+const SANITY_SERVICES = [
   { prefix: 'https://api.sanity.io/', contentType: 'application/json', body: '{}' },
-  {
-    prefix: 'https://sanity-cdn.com/',
-    contentType: 'application/json',
-    body: JSON.stringify({ latest: SANITY_VERSION, packageVersion: SANITY_VERSION }),
-  },
+  { prefix: 'https://sanity-cdn.com/', contentType: 'application/json', body: JSON.stringify(versionCheckAnswer(SANITY_VERSION)) },
   { prefix: 'https://core.sanity-cdn.com/', contentType: 'text/javascript', body: '' },
 ] as const;
 
-/**
- * SANITY_SERVICES answered in every page of `context`, through Playwright's routing. Routing turns the
- * context's HTTP cache off (every load is a cold one) and pauses each request in Node: right for tests,
- * wrong for timing loads, so bench/studio/ answers the same through the DevTools protocol.
- */
-export async function answerForSanityServices(context: BrowserContext): Promise<void> {
+/** SANITY_SERVICES answered in every page of `context`, through Playwright's routing. */
+async function answerForSanityServices(context: BrowserContext): Promise<void> {
   for (const { prefix, contentType, body } of SANITY_SERVICES) {
     await context.route(`${prefix}**`, (route) => route.fulfill({ contentType, body }));
   }
+}
+
+/**
+ * Every request and WebSocket of `context`'s pages (their frames and workers too) to a host other than the
+ * site at `origin`, into `problems`. The embedded default's Studio asks only the site: its pages and
+ * /api/lake, the lake's streams on names of their own under localhost on the site's port
+ * (lib/content-lake/access.ts), and the presence socket. Nothing is routed, so a call to Sanity's services
+ * is seen as the browser makes it. (One the Studio's CSP refuses never becomes a request: its console error
+ * is the problem then, as watchProblems reports it.)
+ */
+export function watchHosts(context: BrowserContext, origin: string, problems: string[]): string[] {
+  const site = new URL(origin);
+  const foreign = (address: string) => {
+    const url = URL.parse(address);
+    if (!url || !['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol)) return false;
+    return url.port !== site.port || (url.hostname !== site.hostname && !STREAM_HOST.test(url.hostname));
+  };
+  context.on('request', (request) => foreign(request.url()) && problems.push(`foreign host: ${request.method()} ${request.url()}`));
+  context.on('page', (page) =>
+    page.on('websocket', (socket) => foreign(socket.url()) && problems.push(`foreign host: WebSocket ${socket.url()}`)),
+  );
+  return problems;
+}
+
+/** Where a Studio runs: the embedded default's, at the site's origin, or a project's, signed in as `signIn` does. */
+export type StudioSite = { local: true; origin: string } | { local: false; signIn(context: BrowserContext): Promise<void> };
+
+/**
+ * A new browser context for the Studio of `site`, every page in it watched into `problems`: what watchProblems
+ * sees and, on the embedded default, every host it asks (watchHosts). A project's Studio gets Sanity's services
+ * answered (answerForSanityServices) and is signed in.
+ */
+export async function studioContext(browser: Browser, site: StudioSite, problems: string[]): Promise<BrowserContext> {
+  const context = await browser.newContext({ ignoreHTTPSErrors: true });
+  if (site.local) watchHosts(context, site.origin, problems);
+  else {
+    await answerForSanityServices(context);
+    await site.signIn(context);
+  }
+  context.on('page', (page) => watchProblems(page, problems));
+  return context;
 }
 
 /** A hosted project's Studio signed in with a token, as Sanity's login leaves it (STUDIO-API.md, "Signing in"). */
@@ -76,7 +113,9 @@ export const studio = {
 
 /** What the document's status line says, as Sanity's own e2e tests read it (e2e/helpers/documentStatusAssertions.ts). */
 export const STATUS = {
-  lastPublished: /Last published .* ago/i,
+  // Relative as Intl words it (numeric: 'auto'): "3 days ago", but "yesterday" and "last week" too, which the
+  // seed's publish (2026-11-22) became a week after it.
+  lastPublished: /Last published (.* ago|yesterday|last (week|month|year))/i,
   published: /Published (just now|\d+ sec\. ago)/i,
   edited: /Edited (just now|\d+ sec\. ago)/i,
   discarded: /Discarded draft (just now|\d+ sec\. ago)/i,

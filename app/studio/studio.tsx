@@ -4,6 +4,7 @@ import dynamic from 'next/dynamic';
 import { useEffect, useState } from 'react';
 
 import { lakeApiHost } from '@/lib/content-lake/local';
+import { answerSanityServices } from '@/studio/sanity-services';
 
 import { EditingOff } from './editing-off';
 
@@ -11,7 +12,8 @@ import { EditingOff } from './editing-off';
  * The Studio is a browser application: it renders only there. Loaded on the server, `sanity` would come
  * from node_modules with its own copy of React (next.config.ts keeps it out of the server bundle for the
  * webhook's validation engine), and prerendering /studio would fail with a null hooks dispatcher. With a
- * project it loads with Sanity's bridge script (for Sanity's dashboard); on the local lake without.
+ * project it loads with Sanity's bridge script (for Sanity's dashboard); on the local lake without, and
+ * its page answers the Studio's own calls to Sanity (studio/sanity-services.ts): there it asks only the site.
  */
 const HostedStudio = dynamic(
   async () => {
@@ -25,10 +27,13 @@ const HostedStudio = dynamic(
 
 const LocalStudio = dynamic(
   async () => {
-    const [{ NextStudio }, { default: config }] = await Promise.all([
+    const [{ NextStudio }, { default: config }, { SANITY_VERSION }] = await Promise.all([
       import('next-sanity/studio/client-component'),
       import('@/studio/sanity.config'),
+      import('sanity'),
     ]);
+    // Before the Studio renders: its version check runs as it mounts.
+    answerSanityServices(window, SANITY_VERSION);
     return function EmbeddedStudio() {
       return <NextStudio config={config} />;
     };

@@ -5,8 +5,7 @@
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 
 import { sleep } from '../../testkit/processes.ts';
-import { studio, watchProblems } from '../../testkit/studio.ts';
-import { answerKeepingCache } from '../lib/sanity-services.ts';
+import { studio, watchHosts, watchProblems } from '../../testkit/studio.ts';
 
 /** What every step works with: the browser, the site, how many runs of each, and where problems go. */
 export type Bench = { browser: Browser; origin: string; runs: number; problems: string[] };
@@ -20,18 +19,16 @@ const POLL_MS = 50;
 export const log = (line: string) => process.stderr.write(`[studio] ${line}\n`);
 export const elapsed = (started: number) => Math.round(performance.now() - started);
 
-/** A browser context as an editor's, every page in it watched for problems. */
-export async function editorContext({ browser, problems }: Bench): Promise<BrowserContext> {
+/**
+ * A browser context as an editor's, every page in it watched for problems, a host other than the site's
+ * among them: nothing is answered for the Studio, whose page answers Sanity's services itself
+ * (studio/sanity-services.ts), so the browser's cache works as an editor's does.
+ */
+export async function editorContext({ browser, origin, problems }: Bench): Promise<BrowserContext> {
   const context = await browser.newContext();
+  watchHosts(context, origin, problems);
   context.on('page', (page) => watchProblems(page, problems));
   return context;
-}
-
-/** A new tab, Sanity's own services answered for in it (this machine is offline): see ../lib/sanity-services.ts. */
-export async function editorPage(context: BrowserContext): Promise<Page> {
-  const page = await context.newPage();
-  await answerKeepingCache(page);
-  return page;
 }
 
 /** Milliseconds from goto('/studio') until the structure list shows all four documents. */

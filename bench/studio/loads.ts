@@ -5,14 +5,14 @@
 import type { Page } from '@playwright/test';
 
 import { sleep } from '../../testkit/processes.ts';
-import { editorContext, editorPage, eachRun, loadContentList, log, type Bench } from './browser.ts';
+import { editorContext, eachRun, loadContentList, log, type Bench } from './browser.ts';
 
 /** Each run in a new context: nothing cached, as an editor's first visit (the server itself is warm). */
 export const coldLoads = (bench: Bench): Promise<number[]> =>
   eachRun(bench, 'cold load', async () => {
     const context = await editorContext(bench);
     try {
-      return await loadContentList(await editorPage(context), bench.origin);
+      return await loadContentList(await context.newPage(), bench.origin);
     } finally {
       await context.close();
     }
@@ -45,7 +45,7 @@ export type WarmLoads = { times: number[]; scriptBytes: number[] };
  */
 export async function warmLoads(bench: Bench): Promise<WarmLoads> {
   const context = await editorContext(bench);
-  const page = await editorPage(context);
+  const page = await context.newPage();
   const received = await scriptBytesReceived(page);
   await loadContentList(page, bench.origin);
   const scriptBytes: number[] = [];
@@ -71,7 +71,7 @@ export type JsBytes = { files: number; transferBytes: number; decodedBytes: numb
  */
 export async function studioJavaScript(bench: Bench): Promise<JsBytes> {
   const context = await editorContext(bench);
-  const page = await editorPage(context);
+  const page = await context.newPage();
   const counted: Promise<{ transfer: number; decoded: number }>[] = [];
   let lastScript = performance.now();
   page.on('response', (response) => {

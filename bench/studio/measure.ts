@@ -25,9 +25,9 @@
  * and writes bench/reports/studio.json.
  *
  * The server is the build's standalone server from a private copy in bench/.tmp, with its own copy of
- * the seed and its own store (server.ts). Sanity's own services are answered as the tests answer them,
- * but not through Playwright's routing, which would turn the browser's cache off and slow every request
- * (../lib/sanity-services.ts).
+ * the seed and its own store (server.ts). Nothing is routed: the Studio asks no host but the site, which
+ * is watched as in the tests (a foreign one is a problem), and Playwright's routing would turn the
+ * browser's cache off and slow every request.
  */
 import { chromium } from '@playwright/test';
 

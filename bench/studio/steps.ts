@@ -6,7 +6,7 @@
 import { expect, type BrowserContext, type Frame, type Page } from '@playwright/test';
 
 import { discardChanges, openHistory, openStudio, studio } from '../../testkit/studio.ts';
-import { eachRun, editorPage, elapsed, log, pollUntil, TIMEOUT_MS, type Bench } from './browser.ts';
+import { eachRun, elapsed, log, pollUntil, TIMEOUT_MS, type Bench } from './browser.ts';
 
 /** One editor's session: `editor`, a tab of `context`, on the policy; `stamp` makes this run's titles unique. */
 export type Editing = Bench & { context: BrowserContext; editor: Page; stamp: number };
@@ -39,7 +39,7 @@ const sameDocument = (frame: Frame) => frame.evaluate(() => (window as unknown a
 
 /** The editor's session: a new tab of `context` on the privacy policy in the structure tool. */
 export async function openPolicy(bench: Bench, context: BrowserContext): Promise<Editing> {
-  const editor = await editorPage(context);
+  const editor = await context.newPage();
   await openStudio(editor, bench.origin, 'structure/privacyPolicy', studio.input(editor, 'title'));
   return { ...bench, context, editor, stamp: Date.now() };
 }
@@ -52,7 +52,7 @@ export async function openPolicy(bench: Bench, context: BrowserContext): Promise
  */
 export async function editToPreview(session: Editing): Promise<PreviewResult> {
   const { context, editor, origin, stamp } = session;
-  const presentation = await editorPage(context);
+  const presentation = await context.newPage();
   await presentation.goto(`${origin}${PRESENTATION}`);
   await expect(presentation.frameLocator('iframe').getByRole('heading', { level: 1 })).toBeVisible({ timeout: TIMEOUT_MS });
   const frame = presentation.frames().find((candidate) => new URL(candidate.url()).pathname === '/privacy');
@@ -95,7 +95,7 @@ export async function firstEditToPreview(session: Editing): Promise<PreviewResul
   const { context, editor, origin, stamp } = session;
   let reloaded = false;
   const times = await eachRun(session, 'first edit → preview', async (run) => {
-    const presentation = await editorPage(context);
+    const presentation = await context.newPage();
     await presentation.goto(`${origin}${PRESENTATION}`);
     const frame = await firstFrame(presentation);
     await frame.locator('h1').waitFor({ state: 'visible', timeout: TIMEOUT_MS });
@@ -142,7 +142,7 @@ export const publishToPage = (session: Editing): Promise<number[]> =>
  * logs as a console error ("WebSocket is already in CLOSING or CLOSED state") that voided whole runs.
  */
 async function inFreshTab(session: Editing, one: (editor: Page) => Promise<number>): Promise<number> {
-  const editor = await editorPage(session.context);
+  const editor = await session.context.newPage();
   try {
     await openStudio(editor, session.origin, 'structure/privacyPolicy', studio.input(editor, 'title'));
     return await one(editor);

@@ -22,7 +22,8 @@ export type Caller = { internal: true } | { internal?: false; address: string | 
 export type Admission = { authenticated: boolean; cors: Record<string, string> };
 
 const DEFAULT_ORIGINS = ['http://localhost:*', 'http://127.0.0.1:*', 'http://*.localhost:*'];
-const STREAM_HOST = /^l-[a-z0-9]+\.localhost$/;
+/** The names a browser's streams to a `local` lake are sent to (streamRedirect): the site itself, on its port. */
+export const STREAM_HOST = /^l-[a-z0-9]+\.localhost$/;
 
 export const isLoopbackAddress = (address: string | undefined) =>
   address !== undefined && /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/.test(address);

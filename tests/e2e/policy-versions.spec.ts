@@ -10,16 +10,7 @@ import { postWebhook, readDataset, writeDataset, type Doc } from '../../testkit/
 import { lakeClient } from '../../testkit/hosted';
 import { HTML_BUDGET_BYTES, pageBytes } from '../../testkit/page-bytes';
 import { SEED } from '../../testkit/seed-copy';
-import {
-  answerForSanityServices,
-  appendToFirstSection,
-  expectStatus,
-  openStudio,
-  phase,
-  STATUS,
-  studio,
-  watchProblems,
-} from '../../testkit/studio';
+import { appendToFirstSection, expectStatus, openStudio, phase, STATUS, studio, studioContext, watchProblems } from '../../testkit/studio';
 import { STUDIO_TARGETS } from '../../testkit/studio-targets';
 
 /**
@@ -66,11 +57,9 @@ for (const target of STUDIO_TARGETS) {
     // proves them. What the hosted build adds is the signed webhook, which records each version.
     if (target.wholeLife)
       test('two versions published in the Studio and a third by a release at its time each add a version', async ({ browser }) => {
-        const context = await browser.newContext({ ignoreHTTPSErrors: true });
-        await answerForSanityServices(context);
-        await target.signIn?.(context);
+        const problems: string[] = [];
+        const context = await studioContext(browser, target.site, problems);
         const editor = await context.newPage();
-        const problems = watchProblems(editor);
         const publish = async (date: string) => {
           await studio.input(editor, 'lastUpdated').fill(date);
           await studio.field(editor, 'summary').locator('textarea').fill(summary(date));

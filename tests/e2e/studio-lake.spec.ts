@@ -10,17 +10,7 @@ import { CHROMIUM_ARGS, TEST_CHROMIUM_PATH } from '../../testkit/browser';
 import { readDataset, seedCopy, type Doc } from '../../testkit/dataset';
 import { freePort } from '../../testkit/processes';
 import { preparedDataDir } from '../../testkit/store';
-import {
-  answerForSanityServices,
-  expectStatus,
-  openHistory,
-  openStudio,
-  phase,
-  PHASE_TIMEOUT_MS,
-  STATUS,
-  studio,
-  watchProblems,
-} from '../../testkit/studio';
+import { expectStatus, openHistory, openStudio, phase, PHASE_TIMEOUT_MS, STATUS, studio, studioContext } from '../../testkit/studio';
 
 /**
  * The local lake's own guarantees, on a server of the embedded build started here (the Studio tests
@@ -68,12 +58,15 @@ test.describe('the local lake of the embedded default', () => {
     const documents = await readDataset(env.CONTENT_FILE);
     return documents.find((doc) => doc._id === 'drafts.privacyPolicy') ?? documents.find((doc) => doc._id === 'privacyPolicy');
   };
-  /** A Studio page of its own, watched for problems, on the policy. */
+  /** A browser context of its own for this server's Studio, and the problems met in it (studioContext). */
+  const localStudio = async (browser: Browser) => {
+    const problems: string[] = [];
+    return { context: await studioContext(browser, { local: true, origin: server.origin }, problems), problems };
+  };
+  /** A Studio page of its own on the policy. */
   const openPolicy = async (browser: Browser) => {
-    const context = await browser.newContext();
-    await answerForSanityServices(context);
+    const { context, problems } = await localStudio(browser);
     const page = await context.newPage();
-    const problems = watchProblems(page);
     await openStudio(page, server.origin, 'structure/privacyPolicy', studio.input(page, 'title'));
     return { context, page, problems };
   };
@@ -216,15 +209,12 @@ test.describe('the local lake of the embedded default', () => {
   }) => {
     const title = `Privacy policy from 1 January ${Date.now()}`;
     const onDisk = async (id: string) => (await readDataset(env.CONTENT_FILE)).find((doc) => doc._id === id);
-    const context = await browser.newContext();
-    await answerForSanityServices(context);
-    const problems: string[] = [];
+    const { context, problems } = await localStudio(browser);
     let page = await context.newPage();
     // Each Studio page in a tab of its own: after a goto away from a loaded Studio, its presence client sends on
     // the socket the page being left has closed, and Chromium logs a console error there (docs/measuring.md).
     const openTab = async (url: string) => {
       const next = await context.newPage();
-      watchProblems(next, problems);
       await page.close();
       page = next;
       await page.goto(url);

@@ -5,7 +5,6 @@ import type { Doc } from '../../testkit/dataset';
 import { SEED } from '../../testkit/seed-copy';
 import { STUDIO_TARGETS } from '../../testkit/studio-targets';
 import {
-  answerForSanityServices,
   appendToFirstSection,
   discardChanges,
   openHistory,
@@ -16,7 +15,7 @@ import {
   expectStatus,
   STATUS,
   studio,
-  watchProblems,
+  studioContext,
 } from '../../testkit/studio';
 
 /**
@@ -25,8 +24,10 @@ import {
  * own server) and the hosted build signed in with a token, whose API is the local lake playing Sanity's.
  * On both, a deep link opens the policy and every document; on the embedded default one editor page then
  * goes through a policy's life: edit, preview, publish, history, review, revert, validation, discard,
- * deletion and restore. Every page listens to console errors, uncaught
- * exceptions and answers ≥ 400: each test ends with none. Each test names the phase it fails in.
+ * deletion and restore, then Releases and the Help menu. Every page listens to console errors, uncaught
+ * exceptions and answers ≥ 400; on the embedded default, where nothing answers for Sanity's services,
+ * every request to a host other than the site's counts too (studioContext): each test ends with none.
+ * Each test names the phase it fails in.
  */
 
 const DOCUMENTS = [
@@ -66,10 +67,7 @@ for (const target of STUDIO_TARGETS) {
     };
 
     test.beforeAll(async ({ browser }) => {
-      context = await browser.newContext({ ignoreHTTPSErrors: true });
-      await answerForSanityServices(context);
-      await target.signIn?.(context);
-      context.on('page', (page) => watchProblems(page, problems));
+      context = await studioContext(browser, target.site, problems);
       editor = await context.newPage();
     });
     test.afterEach(() => expect(problems.splice(0)).toEqual([]));
@@ -291,6 +289,23 @@ for (const target of STUDIO_TARGETS) {
       });
       await phase('publish', publish);
       await phase('the public page', async () => expect(await publicPage(origin, '/privacy')).toContain(SEED.privacy.title!));
+    });
+
+    // The Studio's own calls to Sanity are answered in its page (studio/sanity-services.ts): the Help menu shows
+    // what those answers mean. The session's hosts, from the load to here, are checked after each test.
+    test('Releases opens from the navbar, and the Help menu says the Studio is up to date and offers no feedback to Sanity', async () => {
+      await phase('open Releases', async () => {
+        await editor.getByTestId('releases-tool-link').click();
+        await expect(editor).toHaveURL(/\/studio\/releases/);
+        await expect(editor.getByRole('button', { name: 'New release' }).first()).toBeVisible();
+      });
+      await phase('the Help menu', async () => {
+        await editor.getByTestId('button-resources-menu').click();
+        const menu = editor.getByTestId('menu-button-resources');
+        await expect(menu.getByTestId('menu-item-studio-version')).toContainText('Up to date');
+        await expect(menu).not.toContainText('Send feedback');
+        await editor.keyboard.press('Escape');
+      });
     });
   });
 }

@@ -8,6 +8,30 @@ async function startLocalLake(): Promise<void> {
   );
 }
 
+/** How long a failed first read of the policy's record waits before the next (Sanity unreachable at start). */
+const FOLLOW_RETRY_MS = 60_000;
+
+/**
+ * The policy clock armed, and subscribers told of what was announced while no server ran (policy-follow.ts).
+ * Pages prerendered before a version's day began are refreshed once, as they may show the version before.
+ */
+async function followPolicyFromStart(): Promise<void> {
+  const { startPolicyClock } = await import('@/lib/content/policy-clock');
+  const { followPolicy } = await import('@/lib/content/policy-follow');
+  const { readPolicyFacts } = await import('@/lib/content/policy-facts');
+  const { expireTags } = await import('@/lib/cache/tag-expiry');
+  startPolicyClock();
+  await expireTags(['privacyPolicy']);
+  for (;;) {
+    try {
+      return await followPolicy(await readPolicyFacts());
+    } catch (error) {
+      console.error(`The policy's record could not be read at start; trying again in ${FOLLOW_RETRY_MS / 1000} s`, error);
+      await new Promise((resolve) => setTimeout(resolve, FOLLOW_RETRY_MS).unref());
+    }
+  }
+}
+
 /**
  * The server's start (instrumentation.ts): the configuration is checked, every request is given the
  * client address the server can vouch for, a redirect one Location header, and the embedded store is opened, so a mistyped setting or a
@@ -33,6 +57,7 @@ export async function start(): Promise<void> {
     console.error(`The server cannot start.\n${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   }
+  void followPolicyFromStart();
   // Not awaited: the server answers at once; the first publish then finds the schema engine loaded.
   void import('@/lib/content/schema-check')
     .then(({ warmSchemaCheck }) => warmSchemaCheck())

@@ -30,7 +30,7 @@ const SITE_URL = process.env.NEXT_PUBLIC_SITE_URL ?? E2E_SERVERS.main.url;
  * describe title", as Playwright's grep is.
  */
 const ISOLATED = [
-  /studio-lake\.spec|publish-path\.spec|stack\.spec|scale\.spec/,
+  /studio-lake\.spec|publish-path\.spec|policy-notice\.spec|stack\.spec|scale\.spec/,
   /faults\.spec\.ts (?!the submission key)/,
   /budgets\.spec\.ts Lighthouse/,
 ];

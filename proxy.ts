@@ -56,7 +56,7 @@ export async function proxy(request: NextRequest): Promise<Response> {
   }
   // Next keeps every path a page of a version renders, a 404 included, as a file of its cache: only days a
   // version could have reach those pages, so what visitors can make it keep stays bounded.
-  const version = VERSION_PAGE.exec(url.pathname);
+  const version = url.pathname === ROUTES.feed ? null : VERSION_PAGE.exec(url.pathname);
   if (version && !(version[1] === 'page' ? mayNamePage(version[2] ?? '') : mayNameVersion(version[1]!, new Date())))
     return NextResponse.rewrite(new URL(NOT_FOUND_PATH, url));
   if (request.method !== 'POST') return NextResponse.next();

@@ -98,6 +98,8 @@ export type PrivacyPolicyVersion = {
   date?: string;
   publishedAt?: string;
   correctedAt?: string;
+  material?: boolean;
+  withdrawnAt?: string;
   title?: string;
   summary?: string;
   sections?: Array<
@@ -127,6 +129,7 @@ export type PrivacyPolicy = {
   _rev: string;
   title?: string;
   lastUpdated?: string;
+  materialChange?: boolean;
   summary?: string;
   lastUpdatedLabel?: string;
   sections?: Array<
@@ -159,6 +162,20 @@ export type PrivacyPolicy = {
     unchangedSection?: string;
     addedWords?: string;
     removedWords?: string;
+    siteNotice?: string;
+    siteNoticeLink?: string;
+    upcomingNotice?: string;
+    upcomingLink?: string;
+    upcomingChangesLink?: string;
+    upcomingLabel?: string;
+    takesEffect?: string;
+    notYetNotice?: string;
+    withdrawnLabel?: string;
+    feedLink?: string;
+    feedTitle?: string;
+    feedAnnounced?: string;
+    feedInEffect?: string;
+    feedWithdrawn?: string;
   };
 };
 
@@ -277,6 +294,8 @@ export type SiteSettings = {
   >;
   supportHours?: string;
   replyTime?: string;
+  noticePeriodDays?: number;
+  timeZone?: string;
   chrome?: {
     skipLink?: string;
     rightsReserved?: string;
@@ -668,28 +687,45 @@ export type PRIVACY_POLICY_QUERY_RESULT = {
     unchangedSection?: string;
     addedWords?: string;
     removedWords?: string;
+    siteNotice?: string;
+    siteNoticeLink?: string;
+    upcomingNotice?: string;
+    upcomingLink?: string;
+    upcomingChangesLink?: string;
+    upcomingLabel?: string;
+    takesEffect?: string;
+    notYetNotice?: string;
+    withdrawnLabel?: string;
+    feedLink?: string;
+    feedTitle?: string;
+    feedAnnounced?: string;
+    feedInEffect?: string;
+    feedWithdrawn?: string;
   } | null;
   previousDate: string | null;
 } | null;
 
 // Source: lib/content/queries.ts
 // Variable: POLICY_VERSIONS_QUERY
-// Query: *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(date desc){ date, summary, correctedAt }
+// Query: *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(date desc){ date, summary, publishedAt, correctedAt, withdrawnAt }
 export type POLICY_VERSIONS_QUERY_RESULT = Array<{
   date: string | null;
   summary: string | null;
+  publishedAt: string | null;
   correctedAt: string | null;
+  withdrawnAt: string | null;
 }>;
 
 // Source: lib/content/queries.ts
 // Variable: POLICY_VERSION_QUERY
-// Query: {  "version": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date == $date][0]{ date, title, summary, correctedAt, sections[]{ _key, heading, body } },  "previous": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < $date] | order(date desc)[0]{ date, title, sections[]{ _key, heading, body } }}
+// Query: {  "version": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date == $date][0]{ date, title, summary, correctedAt, withdrawnAt, sections[]{ _key, heading, body } },  "previous": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < $date && !defined(withdrawnAt)] | order(date desc)[0]{ date, title, sections[]{ _key, heading, body } }}
 export type POLICY_VERSION_QUERY_RESULT = {
   version: {
     date: string | null;
     title: string | null;
     summary: string | null;
     correctedAt: string | null;
+    withdrawnAt: string | null;
     sections: Array<{
       _key: string;
       heading: string | null;
@@ -708,8 +744,13 @@ export type POLICY_VERSION_QUERY_RESULT = {
 };
 
 // Source: lib/content/queries.ts
+// Variable: TIME_ZONE_QUERY
+// Query: *[_id == "siteSettings"][0].timeZone
+export type TIME_ZONE_QUERY_RESULT = null | string;
+
+// Source: lib/content/queries.ts
 // Variable: POLICY_RECORD_QUERY
-// Query: {  "policy": *[_type == "privacyPolicy" && _id == "privacyPolicy"][0],  "record": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))]}
+// Query: {  "policy": *[_type == "privacyPolicy" && _id == "privacyPolicy"][0],  "record": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))],  "settings": *[_id == "siteSettings"][0]{ timeZone, noticePeriodDays }}
 export type POLICY_RECORD_QUERY_RESULT = {
   policy: {
     _id: 'privacyPolicy';
@@ -719,6 +760,7 @@ export type POLICY_RECORD_QUERY_RESULT = {
     _rev: string;
     title?: string;
     lastUpdated?: string;
+    materialChange?: boolean;
     summary?: string;
     lastUpdatedLabel?: string;
     sections?: Array<
@@ -751,6 +793,20 @@ export type POLICY_RECORD_QUERY_RESULT = {
       unchangedSection?: string;
       addedWords?: string;
       removedWords?: string;
+      siteNotice?: string;
+      siteNoticeLink?: string;
+      upcomingNotice?: string;
+      upcomingLink?: string;
+      upcomingChangesLink?: string;
+      upcomingLabel?: string;
+      takesEffect?: string;
+      notYetNotice?: string;
+      withdrawnLabel?: string;
+      feedLink?: string;
+      feedTitle?: string;
+      feedAnnounced?: string;
+      feedInEffect?: string;
+      feedWithdrawn?: string;
     };
   } | null;
   record: Array<{
@@ -762,6 +818,8 @@ export type POLICY_RECORD_QUERY_RESULT = {
     date?: string;
     publishedAt?: string;
     correctedAt?: string;
+    material?: boolean;
+    withdrawnAt?: string;
     title?: string;
     summary?: string;
     sections?: Array<
@@ -782,6 +840,16 @@ export type POLICY_RECORD_QUERY_RESULT = {
       _key: string;
     }>;
   }>;
+  settings:
+    | {
+        timeZone: null;
+        noticePeriodDays: null;
+      }
+    | {
+        timeZone: string | null;
+        noticePeriodDays: number | null;
+      }
+    | null;
 };
 
 // Source: lib/content/queries.ts
@@ -846,6 +914,7 @@ export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
       _rev: string;
       title?: string;
       lastUpdated?: string;
+      materialChange?: boolean;
       summary?: string;
       lastUpdatedLabel?: string;
       sections?: Array<
@@ -878,6 +947,20 @@ export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
         unchangedSection?: string;
         addedWords?: string;
         removedWords?: string;
+        siteNotice?: string;
+        siteNoticeLink?: string;
+        upcomingNotice?: string;
+        upcomingLink?: string;
+        upcomingChangesLink?: string;
+        upcomingLabel?: string;
+        takesEffect?: string;
+        notYetNotice?: string;
+        withdrawnLabel?: string;
+        feedLink?: string;
+        feedTitle?: string;
+        feedAnnounced?: string;
+        feedInEffect?: string;
+        feedWithdrawn?: string;
       };
     }
   | {
@@ -889,6 +972,8 @@ export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
       date?: string;
       publishedAt?: string;
       correctedAt?: string;
+      material?: boolean;
+      withdrawnAt?: string;
       title?: string;
       summary?: string;
       sections?: Array<
@@ -977,6 +1062,8 @@ export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
       >;
       supportHours?: string;
       replyTime?: string;
+      noticePeriodDays?: number;
+      timeZone?: string;
       chrome?: {
         skipLink?: string;
         rightsReserved?: string;
@@ -1065,9 +1152,10 @@ declare module '@sanity/client' {
     '*[_type == "landingPage"][0]{\n  hero{ headline, text, appStoreLabel, playStoreLabel, scrollLabel },\n  features{ heading, intro, cards[]{ _key, title, text, icon } },\n  experience{ heading, intro, steps[]{ _key, title, text } },\n  faq{ heading, items[]{ _key, question, answer } },\n  stayUpdated{ heading, text, emailLabel, placeholder, buttonLabel, pendingLabel, successMessage },\n  seo{ title, description }\n}': LANDING_PAGE_QUERY_RESULT;
     '*[_type == "supportPage"][0]{\n  heading,\n  intro,\n  cards[]{ _key, title, text, modalTitle, requestType },\n  contact{ heading, text, replyTimeLabel, hoursLabel },\n  form,\n  faqHeading,\n  faq[]{ _key, question, answer },\n  seo{ title, description }\n}': SUPPORT_PAGE_QUERY_RESULT;
     '*[_type == "privacyPolicy"][0]{\n  title,\n  lastUpdated,\n  lastUpdatedLabel,\n  summary,\n  sections[]{ _key, heading, body },\n  seo{ title, description },\n  versions,\n  "previousDate": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < ^.lastUpdated] | order(date desc)[0].date\n}': PRIVACY_POLICY_QUERY_RESULT;
-    '*[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(date desc){ date, summary, correctedAt }': POLICY_VERSIONS_QUERY_RESULT;
-    '{\n  "version": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date == $date][0]{ date, title, summary, correctedAt, sections[]{ _key, heading, body } },\n  "previous": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < $date] | order(date desc)[0]{ date, title, sections[]{ _key, heading, body } }\n}': POLICY_VERSION_QUERY_RESULT;
-    '{\n  "policy": *[_type == "privacyPolicy" && _id == "privacyPolicy"][0],\n  "record": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))]\n}': POLICY_RECORD_QUERY_RESULT;
+    '*[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(date desc){ date, summary, publishedAt, correctedAt, withdrawnAt }': POLICY_VERSIONS_QUERY_RESULT;
+    '{\n  "version": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date == $date][0]{ date, title, summary, correctedAt, withdrawnAt, sections[]{ _key, heading, body } },\n  "previous": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < $date && !defined(withdrawnAt)] | order(date desc)[0]{ date, title, sections[]{ _key, heading, body } }\n}': POLICY_VERSION_QUERY_RESULT;
+    '*[_id == "siteSettings"][0].timeZone': TIME_ZONE_QUERY_RESULT;
+    '{\n  "policy": *[_type == "privacyPolicy" && _id == "privacyPolicy"][0],\n  "record": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))],\n  "settings": *[_id == "siteSettings"][0]{ timeZone, noticePeriodDays }\n}': POLICY_RECORD_QUERY_RESULT;
     '*[_type in $types && !(_id in path("drafts.**"))]': DOCUMENTS_OF_TYPES_QUERY_RESULT;
   }
 }

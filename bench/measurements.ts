@@ -54,6 +54,13 @@ export const MEASUREMENTS: Measurement[] = [
     load: () => import('./publish.ts'),
   },
   {
+    name: 'policy-switch',
+    what: 'a version of the policy announced ahead, until /privacy shows it once its day begins, with no request but the page views: a server whose clock reaches the day seconds after it starts (libfaketime), on the embedded default and on the hosted build',
+    target: 'worst <= 2 s on the embedded default',
+    client: 'Node fetch, every 50 ms',
+    load: () => import('./policy-switch.ts'),
+  },
+  {
     name: 'shared-cache',
     what: 'publish → visible on two instances sharing Redis',
     target: 'worst <= 2 s',

@@ -1,7 +1,14 @@
 import type { ContentType } from '@/lib/content/types';
 
 /** The public routes, by name, so no module spells a path itself. */
-export const ROUTES = { home: '/', support: '/support', privacy: '/privacy', versions: '/privacy/versions' } as const;
+export const ROUTES = {
+  home: '/',
+  support: '/support',
+  privacy: '/privacy',
+  versions: '/privacy/versions',
+  /** The Atom feed of the policy's versions and announcements (issue 52). */
+  feed: '/privacy/versions/feed.xml',
+} as const;
 
 /** An earlier version of the privacy policy, by its date (YYYY-MM-DD), and what changed in it. */
 export const versionPath = (date: string) => `${ROUTES.versions}/${date}`;

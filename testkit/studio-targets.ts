@@ -1,4 +1,4 @@
-import type { SanityClient } from '@sanity/client';
+import type { SanityClient, SanityDocument } from '@sanity/client';
 import { expect } from '@playwright/test';
 
 import { postWebhook, resetContent, resetLake, type Doc } from './dataset';
@@ -22,6 +22,8 @@ export type StudioTarget = {
   published(type: string): Promise<void>;
   /** Sends actions to the Content Lake's actions API, as the Studio does (a release, its schedule). */
   act(actions: object[]): Promise<void>;
+  /** Publishes `doc` as a script does: its draft, then the publish action; on a project, then Sanity's webhook. */
+  publish(doc: Doc): Promise<void>;
   /** Its Studio, for studioContext: the embedded default's watched for foreign hosts, the hosted one signed in. */
   site: StudioSite;
   reset(): Promise<void>;
@@ -30,6 +32,12 @@ export type StudioTarget = {
 };
 
 const LAKE_API = `${E2E_SERVERS.main.url}/api/lake/v2025-02-19/data`;
+
+/** A draft of `doc`, then its publish: what the Studio, a script and @sanity/client send alike. */
+async function publishThrough(target: Pick<StudioTarget, 'act'>, write: (draft: Doc) => Promise<unknown>, doc: Doc) {
+  await write({ ...doc, _id: `drafts.${doc._id}` });
+  await target.act([{ actionType: 'sanity.action.document.publish', draftId: `drafts.${doc._id}`, publishedId: doc._id }]);
+}
 
 const embedded: StudioTarget = {
   name: 'embedded default',
@@ -52,6 +60,21 @@ const embedded: StudioTarget = {
     });
     expect(answer.status, await answer.clone().text()).toBe(200);
   },
+  publish: (doc) =>
+    publishThrough(
+      embedded,
+      async (draft) =>
+        expect(
+          (
+            await fetch(`${LAKE_API}/mutate/production`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ mutations: [{ createOrReplace: draft }] }),
+            })
+          ).status,
+        ).toBe(200),
+      doc,
+    ),
   site: { local: true, origin: E2E_SERVERS.main.url },
   reset: () => resetContent(E2E_SERVERS.main.url),
   wholeLife: true,
@@ -66,6 +89,10 @@ const hosted: StudioTarget = {
     expect((await postWebhook(E2E_SERVERS.hosted.url, { _type: type, _id: type })).status).toBe(200);
   },
   act: async (actions) => void (await lakeClient().action(actions as Parameters<SanityClient['action']>[0])),
+  publish: async (doc) => {
+    await publishThrough(hosted, (draft) => lakeClient().createOrReplace(draft as SanityDocument), doc);
+    await hosted.published(doc._type);
+  },
   site: { local: false, signIn: (context) => signInWithToken(context, LAKE_PROJECT.projectId, LAKE_TOKEN) },
   reset: () => resetLake(E2E_SERVERS.hosted.url),
   wholeLife: false,

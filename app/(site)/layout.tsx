@@ -3,13 +3,14 @@ import '../globals.css';
 import type { Viewport } from 'next';
 import type { ReactNode } from 'react';
 
-import { getSettings } from '@/lib/content';
+import { getSettings, getSiteNotice } from '@/lib/content';
 import { siteMetadata } from '@/lib/content/metadata';
 
 import { DraftTools } from './_components/draft-tools';
 import { ErrorCopyProvider } from './_components/error-copy';
 import { Footer } from './_components/footer';
 import { Header } from './_components/header';
+import { SiteNotice } from './_components/policy-notices';
 
 export function generateMetadata() {
   return siteMetadata();
@@ -21,7 +22,7 @@ export const viewport: Viewport = { themeColor: '#3451d1', width: 'device-width'
 const MAIN_ID = 'main';
 
 export default async function SiteLayout({ children }: { children: ReactNode }) {
-  const settings = await getSettings();
+  const [settings, notice] = await Promise.all([getSettings(), getSiteNotice()]);
   return (
     <html lang="en">
       <body className="flex min-h-screen flex-col bg-white text-ink antialiased">
@@ -31,6 +32,7 @@ export default async function SiteLayout({ children }: { children: ReactNode }) 
         >
           {settings.chrome.skipLink}
         </a>
+        <SiteNotice notice={notice} />
         <Header settings={settings} />
         <main id={MAIN_ID} className="flex-1">
           {/* The error boundary (error.tsx) sits inside the layout: it gets its words from here. */}

@@ -24,13 +24,16 @@ const RECORD: FetchOptions = { ...PUBLISHED, record: true };
 // Why this is the only layer that keeps last good content: last-good.ts.
 const withLastGood = createLastGood();
 
+/** Whether this request previews (draft mode): it reads what editors edit, where visitors read what is published. */
+export const isPreview = async () => (await draftMode()).isEnabled;
+
 /**
  * The request's fetch options, read outside the cache and passed in, so they are part of its key.
  * In draft mode the perspective is the one Presentation set in its cookie: drafts, or a content
  * release stacked on drafts.
  */
 async function fetchOptions(): Promise<FetchOptions> {
-  if (!(await draftMode()).isEnabled) return PUBLISHED;
+  if (!(await isPreview())) return PUBLISHED;
   return { perspective: (await resolvePerspectiveFromCookies({ cookies: await cookies() })) ?? 'drafts', stega: true };
 }
 
@@ -43,8 +46,9 @@ export async function fetchContent<const Q extends keyof SanityQueries>(query: Q
 }
 
 /**
- * A read of the policy's record of versions (policy-record.ts): published, in draft mode too, since the
- * record holds what visitors could read and never a draft. Tagged as the policy, whose publish writes it.
+ * A read of the policy's record of versions (policy-record.ts), or of what decides which version is in
+ * effect: published, in draft mode too, since the record holds what visitors could read and never a draft.
+ * Tagged as the policy (whose publish writes it) and the settings.
  */
 export async function fetchRecord<const Q extends keyof SanityQueries>(query: Q, params: QueryParams = {}): Promise<Content<Q>> {
   return cachedContent(query, 'privacyPolicy', RECORD, params);

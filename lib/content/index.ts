@@ -1,11 +1,16 @@
 import 'server-only';
 
 import { stegaClean } from '@sanity/client/stega';
-import { cacheLife } from 'next/cache';
+import { cacheLife, cacheTag } from 'next/cache';
 import { cache } from 'react';
 
-import { fetchContent, fetchRecord } from './fetch';
+import { siteUrl } from '@/lib/env/public';
+
+import { fetchContent, fetchRecord, isPreview } from './fetch';
 import { isCalendarDate, versionAt } from './policy-archive';
+import { toPolicyFeed } from './policy-feed';
+import { toSiteNoticeView, toUpcomingView } from './policy-notice-views';
+import { policyState, secondsTrue } from './policy-schedule';
 import {
   LANDING_PAGE_QUERY,
   POLICY_VERSION_QUERY,
@@ -13,8 +18,11 @@ import {
   PRIVACY_POLICY_QUERY,
   SETTINGS_QUERY,
   SUPPORT_PAGE_QUERY,
+  TIME_ZONE_QUERY,
 } from './queries';
-import { datesOf, toChangesView, toVersionListView, toVersionView } from './version-views';
+import { dayIn, timeZoneOf } from './site-time';
+import { toVersionsCopy } from './version-copy';
+import { toChangesView, toVersionListView, toVersionView } from './version-views';
 import { NOT_FOUND_DEFAULTS, type NotFoundCopy } from './status-copy';
 import { toLandingView, toPrivacyView, toSettingsView, toSupportView } from './views';
 
@@ -35,36 +43,75 @@ export const getLandingPage = cache(async () => {
 
 export const getSupportPage = cache(async () => toSupportView(await fetchContent(SUPPORT_PAGE_QUERY, 'supportPage')));
 
-export const getPrivacyPolicy = cache(async () => {
-  const [settings, page] = await Promise.all([settingsResult(), fetchContent(PRIVACY_POLICY_QUERY, 'privacyPolicy')]);
-  return toPrivacyView(page, settings);
-});
+const policyResult = cache(() => fetchContent(PRIVACY_POLICY_QUERY, 'privacyPolicy'));
 
-/** The record of the policy's versions, newest first (policy-record.ts). */
+/** The record of the policy's versions without their text, newest first (policy-record.ts). */
 const versionList = () => fetchRecord(POLICY_VERSIONS_QUERY);
 
-/** Today's date in UTC, for "a date after today names no version": renewed hourly, so the pages stay cached. */
-async function today(): Promise<string> {
+/**
+ * Today in the site's time zone, true until the next of the record's `days` begins (policy-schedule.ts).
+ * Cached under the policy's tag, which the policy clock expires the moment a version takes effect
+ * (policy-clock.ts); the page's lifetime follows, for a cache in front.
+ */
+async function siteToday(timeZone: string, days: readonly string[]): Promise<string> {
   'use cache';
-  cacheLife('hours');
-  return new Date().toISOString().slice(0, 10);
+  cacheTag('privacyPolicy');
+  const now = Date.now();
+  cacheLife({ revalidate: secondsTrue(days, timeZone, now), expire: DAY_S });
+  return dayIn(now, timeZone);
 }
+
+const DAY_S = 86_400;
+
+/** The record, today, and which versions are in effect and announced then (policy-schedule.ts). */
+const getPolicySchedule = cache(async () => {
+  // Published, in draft mode too, and read without the request (generateStaticParams has none).
+  const [list, zone] = await Promise.all([versionList(), fetchRecord(TIME_ZONE_QUERY)]);
+  const timeZone = timeZoneOf(zone);
+  const versions = list.flatMap(({ date, publishedAt, ...rest }) => (date && publishedAt ? [{ ...rest, date, publishedAt }] : []));
+  const today = await siteToday(
+    timeZone,
+    versions.filter(({ withdrawnAt }) => !withdrawnAt).map(({ date }) => date),
+  );
+  const { current, upcoming } = policyState(versions, today);
+  return { versions, today, timeZone, current, next: upcoming[0], dates: versions.map(({ date }) => date) };
+});
+
+/**
+ * /privacy: for visitors the version in effect (and the one announced, if any); in draft mode the policy
+ * as edited, which is what Presentation previews. With no record yet, the policy as published.
+ */
+export const getPrivacyPolicy = cache(async () => {
+  const [settings, page] = await Promise.all([settingsResult(), policyResult()]);
+  const { current, next } = await getPolicySchedule();
+  if (!current || (await isPreview())) return toPrivacyView(page, settings);
+  const { version, previous } = await fetchRecord(POLICY_VERSION_QUERY, { date: current.date });
+  if (!version) return toPrivacyView(page, settings);
+  const upcoming = next ? toUpcomingView(next, toVersionsCopy(page.versions), true) : null;
+  return toPrivacyView(page, settings, { version, previousDate: previous?.date ?? null, upcoming });
+});
+
+/** The line every public page carries while a version is announced; null otherwise. */
+export const getSiteNotice = cache(async () => {
+  const { next } = await getPolicySchedule();
+  return next ? toSiteNoticeView(next, toVersionsCopy((await policyResult()).versions)) : null;
+});
 
 /** Page `page` of the list of versions, newest first; null past the last. */
 export const getPolicyVersionsPage = cache(async (page: number) => {
-  const [list, policy] = await Promise.all([versionList(), getPrivacyPolicy()]);
-  return toVersionListView(list, policy.versions, page);
+  const [schedule, policy] = await Promise.all([getPolicySchedule(), getPrivacyPolicy()]);
+  return toVersionListView(schedule, policy.versions, page);
 });
 
 /** The first page of the list, which always exists. */
 export const getPolicyVersions = async () => (await getPolicyVersionsPage(1))!;
 
-export const getPolicyVersionDates = async () => datesOf(await versionList());
+export const getPolicyVersionDates = async () => (await getPolicySchedule()).dates;
 
 /** What /privacy/versions/<value> answers (policy-archive.ts), with the version's view when it shows one. */
 export const getPolicyVersion = cache(async (value: string) => {
-  const dates = datesOf(await versionList());
-  const at = versionAt(value, dates, await today());
+  const schedule = await getPolicySchedule();
+  const at = versionAt(value, schedule);
   if (at.kind !== 'version') return at;
   const [{ version, previous }, policy, settings] = await Promise.all([
     fetchRecord(POLICY_VERSION_QUERY, { date: at.date }),
@@ -72,20 +119,26 @@ export const getPolicyVersion = cache(async (value: string) => {
     settingsResult(),
   ]);
   if (!version) return { kind: 'not-found' } as const;
-  return { kind: 'version', view: toVersionView(version, previous !== null, dates, policy, settings) } as const;
+  return { kind: 'version', view: toVersionView(version, previous !== null, schedule, policy, settings) } as const;
 });
 
 /** What changed in the version of `value` from the one before, or null when no version has that date or none precedes it. */
 export const getPolicyChanges = cache(async (value: string) => {
-  const dates = datesOf(await versionList());
-  if (!isCalendarDate(value) || !dates.includes(value)) return null;
+  const schedule = await getPolicySchedule();
+  if (!isCalendarDate(value) || !schedule.dates.includes(value)) return null;
   const [{ version, previous }, policy, settings] = await Promise.all([
     fetchRecord(POLICY_VERSION_QUERY, { date: value }),
     getPrivacyPolicy(),
     settingsResult(),
   ]);
   if (!version || !previous) return null;
-  return changesView(version, previous, value === dates[0], policy.versions, settings);
+  return changesView(version, previous, value === schedule.current?.date, policy.versions, settings);
+});
+
+/** The Atom feed of the versions and their announcements (policy-feed.ts). */
+export const getPolicyFeed = cache(async () => {
+  const [schedule, page, settings] = await Promise.all([getPolicySchedule(), policyResult(), settingsResult()]);
+  return toPolicyFeed(schedule, toVersionsCopy(page.versions), { site: siteUrl(), author: settings.productName ?? '' });
 });
 
 /** The diff library reads the clock (for a timeout this never sets), which a prerender allows only inside a cache. */

@@ -11,8 +11,10 @@ import { Presence } from '@/lib/content-lake/presence';
 import { userNamed } from '@/lib/content-lake/project-api';
 import { contentFile, dataDir } from '@/lib/env/server';
 
-import { POLICY_ID } from './policy-record';
-import { amendRecord, fileRecordProblems, recordOf, recordProblems } from './policy-record-lake';
+import { followPolicy } from './policy-follow';
+import { isRecordId, POLICY_ID } from './policy-record';
+import { scheduleOf } from './policy-schedule';
+import { amendRecord, fileRecordProblems, recordProblems } from './policy-record-lake';
 import { expireContent } from './revalidate';
 import { CONTENT_TYPES } from './types';
 
@@ -49,8 +51,11 @@ async function problemsOf(documents: { _id: string; _type: string }[]): Promise<
 const validate: Validate = async (doc, tx) => {
   if (!(CONTENT_TYPES as readonly string[]).includes(doc._type)) return [];
   const { problemsByType } = await import('./schema-check');
-  return [...((await problemsByType([doc], [doc._type])).get(doc._type) ?? []), ...recordProblems(doc, recordOf(tx))];
+  return [...((await problemsByType([doc], [doc._type])).get(doc._type) ?? []), ...recordProblems(doc, tx)];
 };
+
+/** The documents whose publish the policy's followers must hear of (policy-follow.ts), besides the record itself. */
+const FOLLOWED = new Set([POLICY_ID, 'siteSettings']);
 
 /** The record follows the file: after a hand edit of the policy, and at start (the file may be older than the lake's rules). */
 function followRecord(lake: Lake): Promise<unknown> {
@@ -71,6 +76,10 @@ async function open(): Promise<Local> {
     user,
     onCommit: ({ changes, identity }) => {
       expireContent(changes.filter(({ id }) => isPublishedId(id)).map(({ before, after }) => (after ?? before)!._type));
+      if (changes.some(({ id }) => FOLLOWED.has(id) || isRecordId(id)))
+        followPolicy(scheduleOf(lake.dataset.documents())).catch((error: unknown) =>
+          console.error('content lake: the policy clock and notices could not follow a publish', error),
+        );
       if (identity === HAND_EDIT_IDENTITY && changes.some(({ id }) => id === POLICY_ID))
         followRecord(lake).catch((error: unknown) => console.error('content lake: the policy record could not follow a hand edit', error));
     },

@@ -30,7 +30,11 @@ export function headMetadata(meta: PageMeta, path: string): Metadata {
     // The home page's title stands alone; the others go into the layout's "… · product" template.
     title: path === ROUTES.home ? { absolute: meta.title } : meta.title,
     description: meta.description,
-    alternates: { canonical: path },
+    alternates: {
+      canonical: path,
+      // Feed readers find the policy's feed from the policy and its versions.
+      ...(path.startsWith(ROUTES.privacy) ? { types: { 'application/atom+xml': ROUTES.feed } } : {}),
+    },
   };
 }
 

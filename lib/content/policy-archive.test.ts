@@ -5,6 +5,13 @@ import { inEffect, isCalendarDate, mayNamePage, mayNameVersion, pageCount, versi
 const DATES = ['2026-12-15', '2026-12-01', '2026-11-22'];
 const TODAY = '2026-12-20';
 
+/** The record of `dates` as the pages read it on `today`, `withdrawn` among them. */
+function at(value: string, dates: string[], today = TODAY, withdrawn: string[] = []) {
+  const versions = dates.map((date) => ({ date, withdrawnAt: withdrawn.includes(date) ? '2026-12-02T10:00:00Z' : null }));
+  const current = versions.find(({ date, withdrawnAt }) => !withdrawnAt && date <= today);
+  return versionAt(value, { today, versions, current });
+}
+
 describe('the policy versions a date names', () => {
   it('knows a calendar day from anything else', () => {
     expect(['2026-11-22', '2024-02-29', '2000-01-01'].every(isCalendarDate)).toBe(true);
@@ -24,29 +31,38 @@ describe('the policy versions a date names', () => {
   });
 
   it('shows a version on its own date, and the current one at /privacy', () => {
-    expect(versionAt('2026-12-01', DATES, TODAY)).toEqual({ kind: 'version', date: '2026-12-01' });
-    expect(versionAt('2026-11-22', DATES, TODAY)).toEqual({ kind: 'version', date: '2026-11-22' });
-    expect(versionAt('2026-12-15', DATES, TODAY)).toEqual({ kind: 'current' });
+    expect(at('2026-12-01', DATES)).toEqual({ kind: 'version', date: '2026-12-01' });
+    expect(at('2026-11-22', DATES)).toEqual({ kind: 'version', date: '2026-11-22' });
+    expect(at('2026-12-15', DATES)).toEqual({ kind: 'current' });
   });
 
   it('sends any other day since the first version to the version in effect that day', () => {
-    expect(versionAt('2026-11-30', DATES, TODAY)).toEqual({ kind: 'in-effect', date: '2026-11-22' });
-    expect(versionAt('2026-12-14', DATES, TODAY)).toEqual({ kind: 'in-effect', date: '2026-12-01' });
-    expect(versionAt('2026-12-16', DATES, TODAY)).toEqual({ kind: 'current' });
-    expect(versionAt(TODAY, DATES, TODAY)).toEqual({ kind: 'current' });
+    expect(at('2026-11-30', DATES)).toEqual({ kind: 'in-effect', date: '2026-11-22' });
+    expect(at('2026-12-14', DATES)).toEqual({ kind: 'in-effect', date: '2026-12-01' });
+    expect(at('2026-12-16', DATES)).toEqual({ kind: 'current' });
+    expect(at(TODAY, DATES)).toEqual({ kind: 'current' });
   });
 
   it('names nothing before the first version, after today, or with no record', () => {
     for (const value of ['2026-11-21', '2026-12-21', '2027-01-01', '2026-02-30', '..'])
-      expect(versionAt(value, DATES, TODAY), value).toEqual({ kind: 'not-found' });
-    expect(versionAt('2026-11-22', [], TODAY)).toEqual({ kind: 'not-found' });
+      expect(at(value, DATES), value).toEqual({ kind: 'not-found' });
+    expect(at('2026-11-22', [])).toEqual({ kind: 'not-found' });
   });
 
-  it('shows a version published ahead of its day on its own date, and names no other day after today', () => {
+  it('shows a version announced ahead of its day on its own date, and names no other day after today', () => {
     const ahead = ['2027-01-01', ...DATES];
-    expect(versionAt('2027-01-01', ahead, TODAY)).toEqual({ kind: 'current' });
-    expect(versionAt('2026-12-15', ahead, TODAY)).toEqual({ kind: 'version', date: '2026-12-15' });
-    expect(versionAt('2026-12-25', ahead, TODAY)).toEqual({ kind: 'not-found' });
+    expect(at('2027-01-01', ahead)).toEqual({ kind: 'version', date: '2027-01-01' });
+    expect(at('2026-12-15', ahead)).toEqual({ kind: 'current' });
+    expect(at('2026-12-25', ahead)).toEqual({ kind: 'not-found' });
+    // Its day come, it is the current one.
+    expect(at('2027-01-01', ahead, '2027-01-01')).toEqual({ kind: 'current' });
+    expect(at('2027-01-02', ahead, '2027-01-02')).toEqual({ kind: 'current' });
+  });
+
+  it('shows a withdrawn version on its own date, and counts no day as in its effect', () => {
+    expect(at('2026-12-15', DATES, TODAY, ['2026-12-15'])).toEqual({ kind: 'version', date: '2026-12-15' });
+    expect(at('2026-12-16', DATES, TODAY, ['2026-12-15'])).toEqual({ kind: 'current' });
+    expect(at('2026-12-01', DATES, TODAY, ['2026-12-15'])).toEqual({ kind: 'current' });
   });
 
   it('dates each version from its own date to the next', () => {

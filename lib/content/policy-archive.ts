@@ -34,18 +34,30 @@ export function mayNameVersion(value: string, now: Date): boolean {
 export type VersionAt =
   { kind: 'current' } | { kind: 'version'; date: string } | { kind: 'in-effect'; date: string } | { kind: 'not-found' };
 
+/** The record's dates, newest first, as the pages read it: which are withdrawn, which is in effect today. */
+export type RecordDates = {
+  today: string;
+  versions: readonly { date: string; withdrawnAt?: string | null }[];
+  current?: { date: string };
+};
+
+/** The dates of the versions that were not withdrawn, newest first. */
+export const liveDates = ({ versions }: RecordDates) => versions.filter((version) => !version.withdrawnAt).map(({ date }) => date);
+
 /**
- * `dates`: the record's, newest first. A version's own date shows it, even one published ahead of its day
- * (the current one is /privacy itself); any other day from the first version to today names the version
+ * The version in effect today is /privacy itself; any other version's own date shows it (an earlier one,
+ * one announced for later, one withdrawn); any other day from the first version to today names the version
  * in effect that day; anything else (before the first version, after today, not a calendar date) names nothing.
  */
-export function versionAt(value: string, dates: readonly string[], today: string): VersionAt {
-  if (value === dates[0]) return { kind: 'current' };
-  if (dates.includes(value)) return { kind: 'version', date: value };
-  const oldest = dates.at(-1);
+export function versionAt(value: string, record: RecordDates): VersionAt {
+  const { today, versions, current } = record;
+  if (value === current?.date) return { kind: 'current' };
+  if (versions.some(({ date }) => date === value)) return { kind: 'version', date: value };
+  const live = liveDates(record);
+  const oldest = live.at(-1);
   if (!isCalendarDate(value) || oldest === undefined || value < oldest || value > today) return { kind: 'not-found' };
-  const inEffect = dates.find((date) => date <= value)!;
-  return inEffect === dates[0] ? { kind: 'current' } : { kind: 'in-effect', date: inEffect };
+  const inEffect = live.find((date) => date <= value)!;
+  return inEffect === current?.date ? { kind: 'current' } : { kind: 'in-effect', date: inEffect };
 }
 
 /** When a version was in effect: from its date until the next version's, or still (`to` null). */

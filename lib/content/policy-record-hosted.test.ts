@@ -5,6 +5,11 @@ import { startContentLake, type ContentLake } from '@/testkit/content-lake/serve
 
 import { versionId } from './policy-record';
 import { recordHostedPublish } from './policy-record-hosted';
+import { addDays, dayIn } from './site-time';
+
+/** Days relative to today (UTC, the seed's time zone): a version dated in the past is in effect, one ahead announced. */
+const day = (offset: number) => addDays(dayIn(Date.now(), 'UTC'), offset);
+const [NEW, EARLIER, NEXT, AHEAD] = [day(-2), day(-4), day(-1), day(40)];
 
 /**
  * The record on a hosted project: the webhook's writer, with the real @sanity/client, against the
@@ -34,18 +39,18 @@ const stored = (date: string) => lake.documents().find((doc) => doc._id === vers
 
 describe("the publish webhook's record on a hosted project", () => {
   it('a new date adds its version once, dated by the publish; a webhook sent again adds nothing', async () => {
-    await publish({ lastUpdated: '2026-12-01', summary: 'Reports are kept 30 days.' });
+    await publish({ lastUpdated: NEW, summary: 'Reports are kept 30 days.' });
     const publishedAt = lake.documents().find((doc) => doc._id === 'privacyPolicy')!._updatedAt;
-    expect(await recordHostedPublish()).toBe('added 2026-12-01');
-    expect(stored('2026-12-01')).toMatchObject({ date: '2026-12-01', publishedAt, summary: 'Reports are kept 30 days.' });
+    expect(await recordHostedPublish()).toBe(`added ${NEW}`);
+    expect(stored(NEW)).toMatchObject({ date: NEW, publishedAt, summary: 'Reports are kept 30 days.' });
     expect(await recordHostedPublish()).toBe('already recorded');
   });
 
   it('the same date corrects the version over the revision read, keeping the text it replaced', async () => {
-    const before = stored('2026-12-01')!;
+    const before = stored(NEW)!;
     await publish({ title: 'Privacy Policy (corrected)', summary: '' });
-    expect(await recordHostedPublish()).toBe('corrected 2026-12-01');
-    const corrected = stored('2026-12-01')!;
+    expect(await recordHostedPublish()).toBe(`corrected ${NEW}`);
+    const corrected = stored(NEW)!;
     expect(corrected).toMatchObject({
       title: 'Privacy Policy (corrected)',
       publishedAt: before.publishedAt,
@@ -57,14 +62,28 @@ describe("the publish webhook's record on a hosted project", () => {
     ]);
   });
 
-  it('an earlier date is not recorded, and says why; nor is anything without the token', async () => {
-    await publish({ lastUpdated: '2026-11-30' });
-    expect(await recordHostedPublish()).toMatch(/^not recorded: "Last updated" is 2026-11-30, earlier than .*\(2026-12-01\)/);
-    expect(stored('2026-11-30')).toBeUndefined();
-    await publish({ lastUpdated: '2026-12-15' });
+  it('an earlier date, or a material change too soon, is not recorded, and says why; nor is anything without the token', async () => {
+    await publish({ lastUpdated: EARLIER });
+    expect(await recordHostedPublish()).toMatch(new RegExp(`^not recorded: "Last updated" is ${EARLIER}, earlier than .*\\(${NEW}\\)`));
+    expect(stored(EARLIER)).toBeUndefined();
+    await publish({ lastUpdated: day(10), materialChange: true });
+    expect(await recordHostedPublish()).toBe(
+      `not recorded: A material change takes effect at least 30 days after it is announced (${day(0)}): the earliest "Last updated" date is ${day(30)}.`,
+    );
+    await publish({ lastUpdated: NEXT, materialChange: false });
     vi.stubEnv('SANITY_API_RECORD_TOKEN', '');
     expect(await recordHostedPublish()).toBe('not recorded: SANITY_API_RECORD_TOKEN is not set');
     vi.stubEnv('SANITY_API_RECORD_TOKEN', TOKEN);
-    expect(await recordHostedPublish()).toBe('added 2026-12-15');
+    expect(await recordHostedPublish()).toBe(`added ${NEXT}`);
+  });
+
+  it('a version announced ahead is recorded as material; an earlier day published then withdraws it, in one transaction', async () => {
+    await publish({ lastUpdated: AHEAD, materialChange: true });
+    expect(await recordHostedPublish()).toBe(`added ${AHEAD}`);
+    expect(stored(AHEAD)).toMatchObject({ material: true });
+    await publish({ lastUpdated: NEXT, materialChange: false });
+    expect(await recordHostedPublish()).toBe(`withdrew ${AHEAD}`);
+    expect(stored(AHEAD)).toMatchObject({ withdrawnAt: expect.any(String) });
+    expect(stored(NEXT)).not.toHaveProperty('withdrawnAt');
   });
 });

@@ -5,7 +5,8 @@ import { createClient } from 'next-sanity';
 import { sanityClientOptions, sanityConfig } from '@/lib/env/public';
 import { sanityRecordToken } from '@/lib/env/server';
 
-import { earlierDateProblem, recordPublish, versionsOf } from './policy-record';
+import { versionsOf, type PolicyVersion } from './policy-record';
+import { policyClock, publishProblem, recordWrites } from './policy-schedule';
 import { POLICY_RECORD_QUERY } from './queries';
 
 /** How long the webhook waits for hosted Sanity to read or write the record. */
@@ -23,26 +24,34 @@ export async function recordHostedPublish(): Promise<string> {
   const token = sanityRecordToken();
   if (!config || !token) return 'not recorded: SANITY_API_RECORD_TOKEN is not set';
   const client = createClient({ ...sanityClientOptions(config), token, useCdn: false, perspective: 'raw', timeout: TIMEOUT_MS });
-  const { policy, record } = await client.fetch(POLICY_RECORD_QUERY);
+  const { policy, record, settings } = await client.fetch(POLICY_RECORD_QUERY);
   if (!policy) return 'not recorded: the policy is not published';
   const versions = versionsOf(record);
-  // Sanity published it already; the Studio's validation is what stops such a publish.
-  const problem = earlierDateProblem(policy.lastUpdated, versions[0]?.date);
+  // At the publish's own time, so that Sanity's retries of the webhook decide alike.
+  const clock = policyClock(settings, Date.parse(policy._updatedAt));
+  // Sanity published it already; the Studio's validation is what stops such a publish, and the pages
+  // show the record, so a version refused here never reaches a visitor.
+  const problem = publishProblem(policy, versions, clock);
   if (problem) return `not recorded: ${problem}`;
-  const version = recordPublish(versions, policy, policy._updatedAt);
-  if (!version) return 'already recorded';
-  const current = versions.find(({ _id }) => _id === version._id);
-  if (current) {
+  const writes = recordWrites(versions, policy, clock, policy._updatedAt);
+  if (writes.length === 0) return 'already recorded';
+  const transaction = client.transaction();
+  for (const version of writes) {
+    const current = versions.find(({ _id }) => _id === version._id);
     // Only over the revision read: a concurrent write makes Sanity refuse this one, and the retry reads it.
-    const { _id, _type, ...fields } = version;
-    await client
-      .patch(_id)
-      .ifRevisionId(current._rev ?? '')
-      .unset(version.summary === undefined ? ['summary'] : [])
-      .set(fields)
-      .commit();
-    return `corrected ${version.date}`;
+    if (current) transaction.patch(version._id, patchOf(version, current));
+    else transaction.createIfNotExists(version);
   }
-  await client.createIfNotExists(version);
-  return `added ${version.date}`;
+  await transaction.commit();
+  return writes.map((version) => `${describe(version, versions)} ${version.date}`).join(', ');
 }
+
+/** The patch that turns `current` into `version`, only over the revision read. */
+function patchOf(version: PolicyVersion, current: PolicyVersion) {
+  const { _id, _type, _rev, ...fields } = version;
+  const unset = (['summary', 'material'] as const).filter((field) => version[field] === undefined);
+  return { ifRevisionID: current._rev ?? '', unset, set: fields };
+}
+
+const describe = (version: PolicyVersion, before: readonly PolicyVersion[]) =>
+  version.withdrawnAt ? 'withdrew' : before.some(({ _id }) => _id === version._id) ? 'corrected' : 'added';

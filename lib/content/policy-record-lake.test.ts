@@ -9,6 +9,7 @@ import { SEED_FILE } from '@/testkit/paths';
 
 import { localLake } from './local-lake';
 import { versionId, versionsOf } from './policy-record';
+import { addDays, dayIn } from './site-time';
 
 /**
  * The record of the policy's versions as the embedded default's lake keeps it (local-lake.ts): on a copy
@@ -18,6 +19,10 @@ import { versionId, versionsOf } from './policy-record';
 
 let dir: string;
 let file: string;
+/** Days relative to today (UTC, the seed's time zone): a version dated in the past is in effect, one ahead announced. */
+const day = (offset: number) => addDays(dayIn(Date.now(), 'UTC'), offset);
+const [NEW, EARLIER, AHEAD, LATER, TOO_EARLY] = [day(-2), day(-4), day(40), day(50), day(-3)];
+
 /** The tags the lake expired, through the cache handler's updateTags (lib/cache/tag-expiry.ts). */
 const expired: string[] = [];
 
@@ -50,35 +55,42 @@ const failure = (promise: Promise<unknown>) =>
 describe("the embedded lake's record of the policy", () => {
   it("starts from the seed's own version, and a draft with a new date adds none", async () => {
     expect((await record()).map((version) => version.date)).toEqual(['2026-11-22']);
-    await (await lake()).act([edit({ lastUpdated: '2026-12-01', title: 'Draft title' })]);
+    await (await lake()).act([edit({ lastUpdated: NEW, title: 'Draft title' })]);
     expect((await record()).map((version) => version.date)).toEqual(['2026-11-22']);
   }, 60_000);
 
   it('a publish with a new date adds a version in the same transaction, written to the file', async () => {
-    const { transactionId } = await (
-      await lake()
-    ).act([edit({ lastUpdated: '2026-12-01', summary: 'A new section on reports.' }), publish]);
+    const { transactionId } = await (await lake()).act([edit({ lastUpdated: NEW, summary: 'A new section on reports.' }), publish]);
     const [latest, first] = await record();
-    expect(latest).toMatchObject({ date: '2026-12-01', summary: 'A new section on reports.', title: 'Draft title', _rev: transactionId });
+    expect(latest).toMatchObject({ date: NEW, summary: 'A new section on reports.', title: 'Draft title', _rev: transactionId });
     expect(first!.date).toBe('2026-11-22');
-    expect(await readFile(file, 'utf8')).toContain(`"_id":"${versionId('2026-12-01')}"`);
+    expect(await readFile(file, 'utf8')).toContain(`"_id":"${versionId(NEW)}"`);
   });
 
   it('the same date corrects it and keeps the text it replaced; an earlier date is refused, by action and by raw mutation', async () => {
     await (await lake()).act([edit({ title: 'Privacy Policy' }), publish]);
     const [corrected] = await record();
-    expect(corrected).toMatchObject({ date: '2026-12-01', title: 'Privacy Policy', correctedAt: expect.any(String) });
+    expect(corrected).toMatchObject({ date: NEW, title: 'Privacy Policy', correctedAt: expect.any(String) });
     expect(corrected!.replaced?.map((text) => text.title)).toEqual(['Draft title']);
 
-    expect(await failure((await lake()).act([edit({ lastUpdated: '2026-11-30' }), publish]))).toMatch(/earlier than the current version/);
-    const raw = { patch: { id: 'privacyPolicy', set: { lastUpdated: '2026-11-30' } } };
+    expect(await failure((await lake()).act([edit({ lastUpdated: EARLIER }), publish]))).toMatch(/earlier than the current version/);
+    const raw = { patch: { id: 'privacyPolicy', set: { lastUpdated: EARLIER } } };
     expect(await failure((await lake()).mutate([raw]))).toMatch(/earlier than the current version/);
-    expect((await lake()).dataset.get('privacyPolicy')!.lastUpdated).toBe('2026-12-01');
+    expect((await lake()).dataset.get('privacyPolicy')!.lastUpdated).toBe(NEW);
+  });
+
+  it('a material change too soon for the notice period is refused, naming the earliest day, by action and by raw mutation', async () => {
+    const soon = edit({ lastUpdated: day(10), materialChange: true });
+    expect(await failure((await lake()).act([soon, publish]))).toContain(`the earliest "Last updated" date is ${day(30)}`);
+    const raw = { patch: { id: 'privacyPolicy', set: { lastUpdated: day(10), materialChange: true } } };
+    expect(await failure((await lake()).mutate([raw]))).toContain(`the earliest "Last updated" date is ${day(30)}`);
+    expect((await record())[0]!.date).toBe(NEW);
+    await (await lake()).act([edit({ lastUpdated: NEW, materialChange: false }), publish]);
   });
 
   it('refuses every write to the record but its own', async () => {
     const forged = {
-      createOrReplace: { _id: versionId('2026-12-01'), _type: 'privacyPolicyVersion', date: '2026-12-01', title: 'Rewritten' },
+      createOrReplace: { _id: versionId(NEW), _type: 'privacyPolicyVersion', date: NEW, title: 'Rewritten' },
     };
     expect(await failure((await lake()).mutate([forged]))).toMatch(/cannot be edited/);
     expect(await failure((await lake()).mutate([{ delete: { id: versionId('2026-11-22') } }]))).toMatch(/cannot be edited/);
@@ -97,15 +109,15 @@ describe("the embedded lake's record of the policy", () => {
         actionType: 'sanity.action.document.edit',
         draftId: versionDoc,
         publishedId: 'privacyPolicy',
-        patch: { set: { lastUpdated: '2027-01-01' } },
+        patch: { set: { lastUpdated: AHEAD } },
       },
     ]);
     const publishAt = new Date(Date.now() + 1500).toISOString();
     await (await lake()).act([{ actionType: 'sanity.action.release.schedule', releaseId: name, publishAt }]);
-    expect((await record()).map((version) => version.date)).toEqual(['2026-12-01', '2026-11-22']);
+    expect((await record()).map((version) => version.date)).toEqual([NEW, '2026-11-22']);
     expired.length = 0;
     await vi.waitFor(() => expect(expired).toContain('privacyPolicy'), { timeout: 20_000, interval: 100 });
-    expect((await record())[0]!.date).toBe('2027-01-01');
+    expect((await record())[0]!.date).toBe(AHEAD);
   }, 60_000);
 
   it('a hand edit of the policy with a new date is taken in once saved, its pages expired and its version followed; one dated earlier leaves the file unserved', async () => {
@@ -113,15 +125,17 @@ describe("the embedded lake's record of the policy", () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     expired.length = 0;
     // No request and no refresh: the lake watches its file.
-    await writeFile(file, dated(await readFile(file, 'utf8'), '2027-02-01'));
-    await vi.waitFor(async () => expect((await record())[0]!.date).toBe('2027-02-01'), { timeout: 10_000 });
+    await writeFile(file, dated(await readFile(file, 'utf8'), LATER));
+    await vi.waitFor(async () => expect((await record())[0]!.date).toBe(LATER), { timeout: 10_000 });
     expect(expired).toContain('privacyPolicy');
 
     const good = await readFile(file, 'utf8');
     const said = vi.spyOn(console, 'error').mockImplementation(() => {});
-    await writeFile(file, dated(good, '2026-12-24'));
+    await writeFile(file, dated(good, TOO_EARLY));
     await (await lake()).dataset.refresh();
-    expect((await lake()).dataset.problem()).toMatch(/privacyPolicy: "Last updated" is 2026-12-24, earlier than .*\(2027-02-01\)/);
+    expect((await lake()).dataset.problem()).toMatch(
+      new RegExp(`privacyPolicy: "Last updated" is ${TOO_EARLY}, earlier than .*\\(${NEW}\\)`),
+    );
     expect(said).toHaveBeenCalledOnce();
     said.mockRestore();
     await writeFile(file, good);
@@ -131,7 +145,7 @@ describe("the embedded lake's record of the policy", () => {
 
   it('is whole after the history log is deleted and the lake opened again', async () => {
     const before = await record();
-    expect(before.map((version) => version.date)).toEqual(['2027-02-01', '2027-01-01', '2026-12-01', '2026-11-22']);
+    expect(before.map((version) => version.date)).toEqual([LATER, AHEAD, NEW, '2026-11-22']);
     (await lake()).close();
     delete (globalThis as Record<symbol, unknown>)[Symbol.for('hallway.localLake')];
     await rm(path.join(dir, 'content-lake', 'history.ndjson'));

@@ -3,16 +3,8 @@ import 'server-only';
 import { lakeError } from '@/lib/content-lake/errors';
 import type { TransactionBuilder } from '@/lib/content-lake/transaction';
 
-import {
-  earlierDateProblem,
-  isRecordId,
-  POLICY_ID,
-  recordPublish,
-  versionId,
-  versionsOf,
-  type Doc,
-  type PolicyVersion,
-} from './policy-record';
+import { isRecordId, POLICY_ID, versionId, versionsOf, type Doc } from './policy-record';
+import { policyClock, publishProblem, recordWrites, scheduleOf } from './policy-schedule';
 
 /**
  * How the embedded default's lake keeps the policy's record (policy-record.ts): in the same transaction as
@@ -25,6 +17,9 @@ const RECORD_IS_READ_ONLY = "The record of the privacy policy's versions is kept
 /** The record as transaction `tx` sees it, newest first. */
 export const recordOf = (tx: TransactionBuilder) => versionsOf(tx.idsStartingWith(versionId('')).map((id) => tx.get(id)!));
 
+/** The rules' clock as transaction `tx` sees the settings, at its own time. */
+const clockOf = (tx: TransactionBuilder) => policyClock(tx.get('siteSettings'), Date.parse(tx.now));
+
 /** Dataset option `amend`: refuses any other write to the record, then records the published policy. */
 export function amendRecord(tx: TransactionBuilder): void {
   const forged = tx.changes().find(({ id }) => isRecordId(id));
@@ -32,21 +27,22 @@ export function amendRecord(tx: TransactionBuilder): void {
   const policy = tx.get(POLICY_ID);
   if (!policy) return;
   const record = recordOf(tx);
+  const clock = clockOf(tx);
   // Raw mutations skip the publish check; a policy they date too early is refused here all the same.
-  const [problem] = tx.changes().some(({ id }) => id === POLICY_ID) ? recordProblems(policy, record) : [];
+  const [problem] = tx.changes().some(({ id }) => id === POLICY_ID) ? recordProblems(policy, tx) : [];
   if (problem) throw lakeError(409, 'validationError', `"${POLICY_ID}" cannot be published: ${problem}`);
-  const version = recordPublish(record, policy, tx.now);
-  if (version) tx.put(version._id, version);
+  for (const version of recordWrites(record, policy, clock, tx.now)) tx.put(version._id, version);
 }
 
-/** The publish check's part: a policy dated before the record's newest version is refused, with the reason. */
-export function recordProblems(doc: Doc, record: readonly PolicyVersion[]): string[] {
-  const problem = doc._type === POLICY_ID ? earlierDateProblem(doc.lastUpdated, record[0]?.date) : undefined;
+/** The publish check's part: the policy's date against the record and the notice period (policy-schedule.ts), with the reason. */
+export function recordProblems(doc: Doc, tx: TransactionBuilder): string[] {
+  const problem = doc._type === POLICY_ID ? publishProblem(doc, recordOf(tx), clockOf(tx)) : undefined;
   return problem ? [problem] : [];
 }
 
-/** The same, for a whole file edited by hand: its own policy against its own record. */
+/** The same, for a whole file edited by hand: its own policy against its own record and settings, now. */
 export function fileRecordProblems(documents: readonly Doc[]): string[] {
-  const policy = documents.find((doc) => doc._id === POLICY_ID);
-  return policy ? recordProblems(policy, versionsOf(documents)).map((problem) => `${POLICY_ID}: ${problem}`) : [];
+  const { policy, record, clock } = scheduleOf(documents);
+  const problem = policy && publishProblem(policy, record, clock);
+  return problem ? [`${POLICY_ID}: ${problem}`] : [];
 }

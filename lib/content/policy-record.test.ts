@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { earlierDateProblem, isRecordId, recordPublish, versionId, versionsOf, type PolicyVersion } from './policy-record';
+import { isRecordId, recordPublish, versionId, versionsOf, type PolicyVersion } from './policy-record';
 
 const SECTIONS = [{ _key: 's1', heading: 'What we collect' }];
 const policy = (lastUpdated: string, title = 'Privacy Policy', summary?: string) => ({
@@ -40,15 +40,6 @@ describe("the record's rules", () => {
       ['r1', 'Privacy Polcy', 'T2'],
       ['r2', 'Privacy Policy', 'T3'],
     ]);
-  });
-
-  it('an earlier date is refused with a message naming both dates, and writes nothing', () => {
-    const record = [recordPublish([], policy('2026-12-15'), 'T1')!];
-    expect(earlierDateProblem('2026-12-01', '2026-12-15')).toMatch(/2026-12-01, earlier than .*\(2026-12-15\)/);
-    expect(earlierDateProblem('2026-12-15', '2026-12-15')).toBeUndefined();
-    expect(earlierDateProblem('2026-12-16', '2026-12-15')).toBeUndefined();
-    expect(earlierDateProblem('2026-12-01', undefined)).toBeUndefined();
-    expect(recordPublish(record, policy('2026-12-01'), 'T2')).toBeUndefined();
   });
 
   it('lists versions newest first, and knows record ids in every variant', () => {

@@ -27,6 +27,10 @@ export type PolicyVersion = PolicyText & {
   correctedAt?: string;
   /** The texts corrections replaced, oldest first. */
   replaced?: ReplacedText[];
+  /** Whether readers must be told of it ahead (policy-schedule.ts): subscribers are emailed once. */
+  material?: boolean;
+  /** When a publish of an earlier day withdrew it, before it took effect (policy-schedule.ts). */
+  withdrawnAt?: string;
 };
 
 /** Any document, as the record's rules read it. */
@@ -55,12 +59,6 @@ function textOf(policy: Doc): PolicyText {
 const sameText = (a: PolicyText, b: PolicyText) =>
   JSON.stringify([a.title, a.summary ?? '', a.sections]) === JSON.stringify([b.title, b.summary ?? '', b.sections]);
 
-/** Why a policy dated `date` cannot be published over a record whose newest version is `latest`, if it cannot. */
-export function earlierDateProblem(date: unknown, latest: string | undefined): string | undefined {
-  if (typeof date !== 'string' || latest === undefined || date >= latest) return undefined;
-  return `"Last updated" is ${date}, earlier than the current version of the policy (${latest}). A new version needs a later date; to correct the current version, keep its date.`;
-}
-
 /** A state of the published policy that a history holds, and when it was written. */
 export type PolicyState = { at: string; policy: Doc };
 
@@ -85,16 +83,19 @@ export function missingVersions(record: readonly PolicyVersion[], states: readon
 /**
  * The record document a publish of `policy` at `now` writes, or undefined when there is nothing to write:
  * a new date adds a version, the same date with another text corrects it (keeping the text it replaced),
- * the same text writes nothing, and an earlier date is refused before this (earlierDateProblem).
+ * the same text writes nothing. Whether the date may be published at all is policy-schedule.ts's to say.
  */
 export function recordPublish(record: readonly PolicyVersion[], policy: Doc, now: string): PolicyVersion | undefined {
   const date = policy.lastUpdated;
-  if (typeof date !== 'string' || earlierDateProblem(date, record[0]?.date)) return undefined;
+  if (typeof date !== 'string') return undefined;
   const text = textOf(policy);
+  const material = policy.materialChange === true ? { material: true } : {};
   const current = record.find((version) => version.date === date);
-  if (!current) return { _id: versionId(date), _type: VERSION_TYPE, date, publishedAt: now, ...text };
-  if (sameText(current, text)) return undefined;
-  const { title, summary, sections } = current;
+  if (!current) return { _id: versionId(date), _type: VERSION_TYPE, date, publishedAt: now, ...text, ...material };
+  const { title, summary, sections, material: _wasMaterial, ...kept } = current;
+  const sameMaterial = !!current.material === !!material.material;
+  if (sameText(current, text))
+    return sameMaterial ? undefined : { ...kept, title, ...(summary ? { summary } : {}), sections, ...material, correctedAt: now };
   const replaced: ReplacedText = {
     _key: `r${(current.replaced?.length ?? 0) + 1}`,
     _type: 'replacedPolicyText',
@@ -103,6 +104,5 @@ export function recordPublish(record: readonly PolicyVersion[], policy: Doc, now
     ...(summary ? { summary } : {}),
     sections,
   };
-  const { summary: _, ...rest } = current;
-  return { ...rest, ...text, correctedAt: now, replaced: [...(current.replaced ?? []), replaced] };
+  return { ...kept, ...text, ...material, correctedAt: now, replaced: [...(current.replaced ?? []), replaced] };
 }

@@ -60,19 +60,23 @@ export const PRIVACY_POLICY_QUERY = defineQuery(`*[_type == "privacyPolicy"][0]{
   "previousDate": *[${RECORD} && date < ^.lastUpdated] | order(date desc)[0].date
 }`);
 
-/** Every version, newest first, without its text: what the list at /privacy/versions shows. */
-export const POLICY_VERSIONS_QUERY = defineQuery(`*[${RECORD}] | order(date desc){ date, summary, correctedAt }`);
+/** Every version, newest first, without its text: what the list at /privacy/versions shows, and which is in effect. */
+export const POLICY_VERSIONS_QUERY = defineQuery(`*[${RECORD}] | order(date desc){ date, summary, publishedAt, correctedAt, withdrawnAt }`);
 
-/** One version in full, and the one before it, which its changes compare it with. */
+/** One version in full, and the one before it that was not withdrawn, which its changes compare it with. */
 export const POLICY_VERSION_QUERY = defineQuery(`{
-  "version": *[${RECORD} && date == $date][0]{ date, title, summary, correctedAt, sections[]{ _key, heading, body } },
-  "previous": *[${RECORD} && date < $date] | order(date desc)[0]{ date, title, sections[]{ _key, heading, body } }
+  "version": *[${RECORD} && date == $date][0]{ date, title, summary, correctedAt, withdrawnAt, sections[]{ _key, heading, body } },
+  "previous": *[${RECORD} && date < $date && !defined(withdrawnAt)] | order(date desc)[0]{ date, title, sections[]{ _key, heading, body } }
 }`);
+
+/** The site's time zone, which decides when each version takes effect (lib/content/site-time.ts). */
+export const TIME_ZONE_QUERY = defineQuery(`*[_id == "siteSettings"][0].timeZone`);
 
 /** The published policy and its record of versions (policy-record.ts), for the publish webhook on a hosted project. */
 export const POLICY_RECORD_QUERY = defineQuery(`{
   "policy": *[_type == "privacyPolicy" && _id == "privacyPolicy"][0],
-  "record": *[${RECORD}]
+  "record": *[${RECORD}],
+  "settings": *[_id == "siteSettings"][0]{ timeZone, noticePeriodDays }
 }`);
 
 /** Whole published documents of the given types, for checking content before a publish refreshes pages. */

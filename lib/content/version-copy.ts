@@ -30,6 +30,20 @@ const KEYS = [
   'unchangedSection',
   'addedWords',
   'removedWords',
+  'siteNotice',
+  'siteNoticeLink',
+  'upcomingNotice',
+  'upcomingLink',
+  'upcomingChangesLink',
+  'upcomingLabel',
+  'takesEffect',
+  'notYetNotice',
+  'withdrawnLabel',
+  'feedLink',
+  'feedTitle',
+  'feedAnnounced',
+  'feedInEffect',
+  'feedWithdrawn',
 ] as const;
 
 export type VersionsCopy = Record<(typeof KEYS)[number], string>;

@@ -1,11 +1,12 @@
 import { ROUTES, changesPath, versionPath, versionsPagePath } from '@/lib/public-pages';
 import type { POLICY_VERSION_QUERY_RESULT, POLICY_VERSIONS_QUERY_RESULT } from '@/sanity.types';
 
-import { inEffect, pageCount, VERSIONS_PER_PAGE } from './policy-archive';
+import { inEffect, liveDates, pageCount, VERSIONS_PER_PAGE, type RecordDates } from './policy-archive';
 import { diffSections } from './policy-diff';
+import { dayIn } from './site-time';
 import { withDates, type VersionsCopy } from './version-copy';
-import { clean, text } from './view-fields';
-import { formatDate, policySections, type PrivacyPolicyView, type SettingsResult } from './views';
+import { clean, formatDate, text } from './view-fields';
+import { policySections, type PrivacyPolicyView, type SettingsResult } from './views';
 
 /**
  * The views of the policy's versions pages (issue 40), made from the record (published, so free of
@@ -14,39 +15,52 @@ import { formatDate, policySections, type PrivacyPolicyView, type SettingsResult
 
 type Version = NonNullable<POLICY_VERSION_QUERY_RESULT['version']>;
 type Previous = NonNullable<POLICY_VERSION_QUERY_RESULT['previous']>;
+type Entry = Omit<POLICY_VERSIONS_QUERY_RESULT[number], 'date' | 'publishedAt'> & { date: string; publishedAt: string };
+/** The record as the pages read it (lib/content/index.ts): its versions newest first, today, the one in effect. */
+export type Schedule = Omit<RecordDates, 'versions'> & { versions: readonly Entry[]; timeZone: string };
 
-/** "In effect since …" for the current version, "In effect from … to …" for an earlier one. */
-function inEffectText(date: string, dates: readonly string[], copy: VersionsCopy): string {
-  const { from, to } = inEffect(date, dates);
-  return to
+/**
+ * How a version stands today, in one line: withdrawn (and when), announced (and when it takes effect),
+ * in effect since its day, or in effect from its day to the next version's.
+ */
+function standing({ date, withdrawnAt }: { date: string; withdrawnAt: string | null }, schedule: Schedule, copy: VersionsCopy) {
+  if (withdrawnAt)
+    return {
+      state: 'withdrawn',
+      line: withDates(copy.withdrawnLabel, { date: formatDate(dayIn(Date.parse(withdrawnAt), schedule.timeZone)) }),
+    } as const;
+  if (date > schedule.today) return { state: 'upcoming', line: withDates(copy.takesEffect, { date: formatDate(date) }) } as const;
+  const { from, to } = inEffect(
+    date,
+    liveDates(schedule).filter((day) => day <= schedule.today),
+  );
+  const line = to
     ? withDates(copy.inEffectRange, { from: formatDate(from), to: formatDate(to) })
     : withDates(copy.inEffectSince, { from: formatDate(from) });
+  return { state: 'in-effect', line, from, to } as const;
 }
 
 const correctedText = (correctedAt: string | null, copy: VersionsCopy) =>
   correctedAt ? withDates(copy.correctedLabel, { date: formatDate(correctedAt.slice(0, 10)) }) : null;
 
-/** The record's dates, newest first, as the rules in policy-archive.ts take them. */
-export const datesOf = (list: POLICY_VERSIONS_QUERY_RESULT) => list.flatMap(({ date }) => (date ? [date] : []));
-
 /** Page `page` of the list (policy-archive.ts), or null past its last page. */
-export function toVersionListView(list: POLICY_VERSIONS_QUERY_RESULT, copy: VersionsCopy, page = 1) {
-  const dates = datesOf(list);
-  const pages = pageCount(dates.length);
+export function toVersionListView(schedule: Schedule, copy: VersionsCopy, page = 1) {
+  const pages = pageCount(schedule.versions.length);
   if (page > pages) return null;
   const first = (page - 1) * VERSIONS_PER_PAGE;
-  const entries = dates.slice(first, first + VERSIONS_PER_PAGE).map((date, index) => {
-    const { summary, correctedAt } = list.find((version) => version.date === date)!;
-    const current = first + index === 0;
+  const entries = schedule.versions.slice(first, first + VERSIONS_PER_PAGE).map((version) => {
+    const current = version.date === schedule.current?.date;
+    const { state, line } = standing(version, schedule, copy);
     return {
-      date,
-      dateText: formatDate(date),
-      // The current version is the policy itself.
-      href: current ? ROUTES.privacy : versionPath(date),
+      date: version.date,
+      dateText: formatDate(version.date),
+      // The version in effect is the policy itself.
+      href: current ? ROUTES.privacy : versionPath(version.date),
       current,
-      inEffect: inEffectText(date, dates, copy),
-      summary: summary || null,
-      corrected: correctedText(correctedAt, copy),
+      upcoming: state === 'upcoming',
+      inEffect: line,
+      summary: version.summary || null,
+      corrected: correctedText(version.correctedAt, copy),
     };
   });
   const pageText = withDates(copy.pageLabel, { page, pages });
@@ -57,28 +71,36 @@ export function toVersionListView(list: POLICY_VERSIONS_QUERY_RESULT, copy: Vers
     heading: copy.listHeading,
     intro: copy.listIntro,
     currentLabel: copy.currentLabel,
+    upcomingLabel: copy.upcomingLabel,
+    feedLink: { label: copy.feedLink, href: ROUTES.feed },
     entries,
     pages: pages > 1 ? { text: pageText, newer: link(copy.newerLink, page - 1), older: link(copy.olderLink, page + 1) } : null,
   };
 }
 
-/** An earlier version in full, with the notice that it is not the current one. */
+/** A version other than the one in effect, in full, with the notice of how it stands: earlier, announced or withdrawn. */
 export function toVersionView(
   version: Version,
   hasPrevious: boolean,
-  dates: readonly string[],
+  schedule: Schedule,
   policy: PrivacyPolicyView,
   settings: SettingsResult,
 ) {
   const copy = policy.versions;
   const date = version.date!;
-  const { from, to } = inEffect(date, dates);
+  const stands = standing({ date, withdrawnAt: version.withdrawnAt }, schedule, copy);
   const dateText = formatDate(date);
+  const notice =
+    stands.state === 'withdrawn'
+      ? stands.line
+      : stands.state === 'upcoming'
+        ? withDates(copy.notYetNotice, { date: dateText })
+        : withDates(copy.notice, { from: formatDate(stands.from), to: stands.to ? formatDate(stands.to) : '' });
   return {
     meta: { title: clean(withDates(copy.versionTitle, { date: dateText })), description: clean(copy.listDescription) },
     title: text(version.title),
     lastUpdated: { label: policy.lastUpdated?.label ?? '', dateTime: date, text: dateText },
-    notice: withDates(copy.notice, { from: formatDate(from), to: to ? formatDate(to) : '' }),
+    notice,
     currentLink: { label: copy.currentLink, href: ROUTES.privacy },
     corrected: correctedText(version.correctedAt, copy),
     summary: version.summary ? { label: copy.summaryLabel, text: version.summary } : null,

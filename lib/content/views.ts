@@ -11,10 +11,11 @@ import type {
   SUPPORT_PAGE_QUERY_RESULT,
 } from '@/sanity.types';
 
+import type { UpcomingView } from './policy-notice-views';
 import type { ErrorCopy, NotFoundCopy } from './status-copy';
 import { fillTokens } from './tokens';
 import { toVersionsCopy } from './version-copy';
-import { clean, cleanOrNull, faqView, links, pageMeta, text, texts, type Maybe } from './view-fields';
+import { clean, cleanOrNull, faqView, formatDate, links, pageMeta, text, texts, type Maybe } from './view-fields';
 
 /**
  * What pages render, made from the query results (TypeGen's types) in one place: defaults filled,
@@ -134,11 +135,6 @@ export function toSupportView(result: SupportResult) {
   };
 }
 
-/** The editor-set date of this version, never today's: a legal text must not claim changes it did not have. */
-export function formatDate(isoDate: string): string {
-  return new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${isoDate}T00:00:00Z`));
-}
-
 /** Portable Text with its link targets clean (they become href attributes). */
 const withCleanLinks = (blocks: BlockContent): BlockContent =>
   blocks.map((block) =>
@@ -153,9 +149,22 @@ export const policySections = (sections: PrivacyResult['sections'], settings: Se
     body: withCleanLinks(section.body ?? []),
   }));
 
-export function toPrivacyView(result: PrivacyResult, settings: SettingsResult) {
-  const { title, lastUpdated, lastUpdatedLabel, summary, seo, previousDate } = fillTokens(result, { radius: settings.radiusMiles });
-  const date = cleanOrNull(lastUpdated);
+/**
+ * What /privacy shows: the policy document itself (in draft mode, or with no record), or, for visitors,
+ * the version of the record in effect today (policy-schedule.ts) with the policy's own words around it.
+ */
+export type PolicyShown = {
+  version: Pick<PrivacyResult, 'title' | 'summary' | 'sections'> & { date: string | null };
+  previousDate: string | null;
+  upcoming: UpcomingView | null;
+};
+
+export function toPrivacyView(result: PrivacyResult, settings: SettingsResult, shown?: PolicyShown) {
+  const { lastUpdatedLabel, seo } = result;
+  const source = shown?.version ?? { ...result, date: result.lastUpdated };
+  const { title, summary, sections } = fillTokens(source, { radius: settings.radiusMiles });
+  const date = cleanOrNull(source.date);
+  const previousDate = shown ? shown.previousDate : result.previousDate;
   const versions = toVersionsCopy(result.versions);
   return {
     meta: pageMeta(seo),
@@ -165,7 +174,8 @@ export function toPrivacyView(result: PrivacyResult, settings: SettingsResult) {
     versionsLink: { label: versions.earlierLink, href: ROUTES.versions },
     // Only where there is an earlier version to compare with.
     changesLink: date && previousDate ? { label: versions.changesLink, href: changesPath(date) } : null,
-    sections: policySections(result.sections, settings),
+    sections: policySections(sections, settings),
+    upcoming: shown?.upcoming ?? null,
     versions,
   };
 }

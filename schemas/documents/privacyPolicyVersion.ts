@@ -18,9 +18,16 @@ export const privacyPolicyVersion = defineType({
   type: 'document',
   readOnly: true,
   fields: [
-    defineField({ name: 'date', title: 'Last updated', type: 'date', description: 'The day this version took effect.' }),
-    defineField({ name: 'publishedAt', title: 'First published', type: 'datetime' }),
+    defineField({ name: 'date', title: 'Last updated', type: 'date', description: 'The day this version takes effect.' }),
+    defineField({ name: 'publishedAt', title: 'First published (announced)', type: 'datetime' }),
     defineField({ name: 'correctedAt', title: 'Last corrected', type: 'datetime' }),
+    defineField({ name: 'material', title: 'Material change', type: 'boolean', description: 'Subscribers were told of it ahead.' }),
+    defineField({
+      name: 'withdrawnAt',
+      title: 'Withdrawn',
+      type: 'datetime',
+      description: 'Announced, then withdrawn before its date: it never took effect.',
+    }),
     ...text,
     defineField({
       name: 'replaced',

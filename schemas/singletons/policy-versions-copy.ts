@@ -5,7 +5,8 @@ const DATES = ['date', 'from', 'to'] as const;
 
 /**
  * The words of the policy's versions pages (issue 40): the line on /privacy, the list at
- * /privacy/versions, a version's own page and its changes. They belong to the policy, so they are
+ * /privacy/versions, a version's own page and its changes; and of a version announced ahead (issue 52):
+ * the line on every page, the notice on the policy, its marks on those pages, the Atom feed. They belong to the policy, so they are
  * edited and published with it; a change to them alone adds no version (the record keeps the policy's
  * title, sections and summary).
  */
@@ -37,5 +38,19 @@ export const policyVersionsCopy = copyGroup(
     copyField('unchangedSection', { title: 'Mark of an unchanged section', max: 40 }),
     copyField('addedWords', { title: 'What screen readers say before added words', max: 40 }),
     copyField('removedWords', { title: 'What screen readers say before removed words', max: 40 }),
+    copyField('siteNotice', { title: 'Line on every page while a new version is announced', max: 100, tokens: DATES }),
+    copyField('siteNoticeLink', { title: 'Link in that line, to the notice on the policy', max: 40 }),
+    copyField('upcomingNotice', { title: 'Notice at the top of the policy while a new version is announced', max: 160, tokens: DATES }),
+    copyField('upcomingLink', { title: 'Link to the new version, in that notice', max: 60 }),
+    copyField('upcomingChangesLink', { title: 'Link to what changes, in that notice', max: 60 }),
+    copyField('upcomingLabel', { title: 'Mark of an announced version in the list', max: 40 }),
+    copyField('takesEffect', { title: 'When an announced version takes effect', max: 80, tokens: DATES }),
+    copyField('notYetNotice', { title: 'Notice at the top of an announced version', max: 200, multiline: true, tokens: DATES }),
+    copyField('withdrawnLabel', { title: 'Line when an announced version was withdrawn', max: 100, tokens: DATES }),
+    copyField('feedLink', { title: 'Link to the feed of versions and announcements', max: 60 }),
+    copyField('feedTitle', { title: 'Title of that feed', max: 80 }),
+    copyField('feedAnnounced', { title: 'Feed entry: a version announced', max: 100, tokens: DATES }),
+    copyField('feedInEffect', { title: 'Feed entry: a version in effect', max: 100, tokens: DATES }),
+    copyField('feedWithdrawn', { title: 'Feed entry: an announced version withdrawn', max: 100, tokens: DATES }),
   ],
 );

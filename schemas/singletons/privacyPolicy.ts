@@ -1,12 +1,23 @@
 import { defineArrayMember, defineField, defineType } from 'sanity';
 
-import { earlierDateProblem, SUMMARY_MAX, VERSION_TYPE } from '@/lib/content/policy-record';
+import { SUMMARY_MAX, VERSION_TYPE } from '@/lib/content/policy-record';
+import { policyClock, scheduleProblem } from '@/lib/content/policy-schedule';
 import { SANITY_API_VERSION } from '@/lib/env/public';
 
 import { copyField } from '../fields';
 import { policyVersionsCopy } from './policy-versions-copy';
 
 export const PRIVACY_SECTION_COUNT = 7;
+
+/** What the Studio's check of "Last updated" reads: the record's dates and the settings it applies. */
+const SCHEDULE_QUERY = `{
+  "record": *[_type == $type && !(_id in path("drafts.**")) && !(_id in path("versions.**"))]{ date, publishedAt, withdrawnAt },
+  "settings": *[_id == "siteSettings"][0]{ timeZone, noticePeriodDays }
+}`;
+type ScheduleRead = {
+  record: { date: string; publishedAt: string; withdrawnAt?: string }[];
+  settings: { timeZone?: string; noticePeriodDays?: number } | null;
+};
 
 /** A policy whose text changed after its stated date misleads readers; warn before publishing. */
 export function lastUpdatedWarning(lastUpdated: string | undefined, updatedAt: string | undefined): true | string {
@@ -28,20 +39,30 @@ export const privacyPolicy = defineType({
     defineField({
       name: 'lastUpdated',
       type: 'date',
-      description: 'Shown to readers as the date of this version. Change it whenever the wording changes.',
+      description:
+        'The day this version takes effect, shown to readers. Change it whenever the wording changes. A later day announces the version: readers see it beside the current one, with a notice on every page, until that day.',
       validation: (rule) => [
         rule.required(),
         rule
           .custom((value, context) => lastUpdatedWarning(value, (context.document as { _updatedAt?: string } | undefined)?._updatedAt))
           .warning(),
-        // In the Studio; a publish by any other way is checked by the site that keeps the record.
-        rule.custom(async (value, context) => {
-          if (context.environment !== 'studio') return true;
-          const client = context.getClient({ apiVersion: SANITY_API_VERSION });
-          const latest = await client.fetch<string | null>('*[_type == $type] | order(date desc)[0].date', { type: VERSION_TYPE });
-          return earlierDateProblem(value, latest ?? undefined) ?? true;
+        // In the Studio, by the rules the site applies to a publish made any other way (policy-schedule.ts).
+        rule.custom(async (_value, context) => {
+          if (context.environment !== 'studio' || !context.document) return true;
+          const { record, settings } = await context.getClient({ apiVersion: SANITY_API_VERSION }).fetch<ScheduleRead>(SCHEDULE_QUERY, {
+            type: VERSION_TYPE,
+          });
+          return scheduleProblem(context.document, record, policyClock(settings)) ?? true;
         }),
       ],
+    }),
+    defineField({
+      name: 'materialChange',
+      title: 'Material change',
+      type: 'boolean',
+      description:
+        'Tick when readers must be told ahead (new data collected, new purposes, new recipients, fewer rights). Then "Last updated" must be at least the notice period (Site settings) after the first publish, every page carries a notice until that day, and each confirmed subscriber is emailed once.',
+      initialValue: false,
     }),
     defineField({
       name: 'summary',

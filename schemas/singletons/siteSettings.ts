@@ -3,6 +3,7 @@ import { defineArrayMember, defineField, defineType } from 'sanity';
 import { FIELD_NAMES, MESSAGE_CODES, MESSAGE_TOKENS, type FieldName, type MessageCode } from '@/lib/support/messages';
 
 import { copyField, copyGroup } from '../fields';
+import { policyNoticeSettings } from './policy-notice-settings';
 
 /** How the Studio names each form message; every code in lib/support/messages.ts needs one. */
 const MESSAGE_TITLES: Record<MessageCode, string> = {
@@ -91,6 +92,7 @@ export const siteSettings = defineType({
       description: 'How soon a reply typically comes, as a sentence.',
       validation: (rule) => rule.required().max(160),
     }),
+    ...policyNoticeSettings,
     copyGroup('chrome', 'Every page', 'Texts around the pages: the skip link, the footer, the way back, the share image.', [
       copyField('skipLink', { title: 'Skip link (keyboard users)', max: 40 }),
       copyField('rightsReserved', { title: 'Rights line', description: 'After "© <year> <product name>." in the footer.', max: 80 }),

@@ -16,6 +16,7 @@ import {
 import { E2E_SERVERS, WEBHOOK_SECRET } from '../../testkit/e2e-servers';
 import { LAKE_ORIGIN, LAKE_TOKEN } from '../../testkit/hosted';
 import { lakeTls } from '../../testkit/lake-tls';
+import { layoutShifts } from '../../testkit/layout-shifts';
 import { PHASE_TIMEOUT_MS } from '../../testkit/studio';
 
 /**
@@ -120,20 +121,7 @@ test.describe('the first paint waits for the HTML alone', () => {
       }) => {
         const proxy = await partSent(origin);
         const scripts = await loadedScripts(page, origin, new URL(pagePath, proxy.url).href);
-        // Every layout shift since the navigation (buffered), as Lighthouse's CLS sums them.
-        const shifts = await page.evaluate(
-          () =>
-            new Promise<number[]>((resolve) => {
-              new PerformanceObserver((list) =>
-                resolve(list.getEntries().map((entry) => (entry as PerformanceEntry & { value: number }).value)),
-              ).observe({
-                type: 'layout-shift',
-                buffered: true,
-              });
-              // The observer reports nothing when there was no shift: answer after two frames.
-              requestAnimationFrame(() => requestAnimationFrame(() => resolve([])));
-            }),
-        );
+        const shifts = await layoutShifts(page);
         // Each block hidden while it is parsed (app/globals.css, .paint-whole) shows once it is whole: one with
         // no next sibling would stay hidden.
         const blocks = await page

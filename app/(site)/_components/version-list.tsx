@@ -15,9 +15,9 @@ export function VersionList({ view, backHome }: { view: VersionListView; backHom
           <li key={version.date} className="py-5">
             <h2 className="text-xl font-bold text-ink">
               <TextLink label={version.dateText} href={version.href} date={version.date} />
-              {version.current ? (
+              {version.current || version.upcoming ? (
                 <span className="ml-3 rounded-full bg-brand-50 px-2.5 py-0.5 align-middle text-sm font-semibold text-brand-700">
-                  {view.currentLabel}
+                  {version.current ? view.currentLabel : view.upcomingLabel}
                 </span>
               ) : null}
             </h2>
@@ -29,6 +29,9 @@ export function VersionList({ view, backHome }: { view: VersionListView; backHom
           </li>
         ))}
       </ol>
+      <p className="mt-8 text-sm">
+        <TextLink {...view.feedLink} />
+      </p>
       {view.pages ? (
         <nav aria-label={view.pages.text} className="mt-8 flex items-center justify-between gap-4 text-sm">
           <span>{view.pages.newer ? <TextLink {...view.pages.newer} /> : null}</span>

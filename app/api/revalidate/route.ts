@@ -1,3 +1,7 @@
+import { after } from 'next/server';
+
+import { readPolicyFacts } from '@/lib/content/policy-facts';
+import { followPolicy } from '@/lib/content/policy-follow';
 import { POLICY_ID } from '@/lib/content/policy-record';
 import { recordHostedPublish } from '@/lib/content/policy-record-hosted';
 import { publishProblems } from '@/lib/content/publish-check';
@@ -46,5 +50,13 @@ export async function POST(request: Request) {
     }
     if (recorded.startsWith('not recorded')) console.error(`POST /api/revalidate: policy version ${recorded}`);
   }
-  return Response.json({ revalidated: revalidateContent([result.type]), ...(recorded ? { recorded } : {}), now: Date.now() });
+  const revalidated = revalidateContent([result.type]);
+  // The clock for the next version's day and the notices follow the record and the settings it reads.
+  if (revalidated.includes('privacyPolicy') || result.type === 'siteSettings')
+    after(() =>
+      readPolicyFacts()
+        .then(followPolicy)
+        .catch((error: unknown) => console.error('POST /api/revalidate: the policy could not be followed', error)),
+    );
+  return Response.json({ revalidated, ...(recorded ? { recorded } : {}), now: Date.now() });
 }

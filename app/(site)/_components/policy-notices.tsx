@@ -1,0 +1,33 @@
+import type { SiteNoticeView, UpcomingView } from '@/lib/content/policy-notice-views';
+
+import { TextLink } from './policy-sections';
+
+/** The one line above every public page while a new version of the policy is announced: server-rendered, still. */
+export function SiteNotice({ notice }: { notice: SiteNoticeView | null }) {
+  if (!notice) return null;
+  return (
+    <p role="note" className="border-b border-amber-300 bg-amber-50 px-4 py-2 text-center text-sm text-ink">
+      {notice.text} <TextLink {...notice.link} />
+    </p>
+  );
+}
+
+/** At the top of /privacy meanwhile: when the new version takes effect, what it changes, and where to read it. */
+export function UpcomingNotice({ notice }: { notice: UpcomingView | null }) {
+  if (!notice) return null;
+  return (
+    <aside id={notice.id} role="note" className="mt-6 rounded-xl border border-amber-300 bg-amber-50 p-4 text-ink">
+      <p className="font-semibold">{notice.text}</p>
+      {notice.summary ? (
+        <p className="mt-2">
+          <span className="font-semibold">{notice.summary.label}</span> {notice.summary.text}
+        </p>
+      ) : null}
+      <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1">
+        {notice.links.map((link) => (
+          <TextLink key={link.href} {...link} />
+        ))}
+      </p>
+    </aside>
+  );
+}

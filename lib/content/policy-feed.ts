@@ -1,0 +1,73 @@
+import { changesPath, ROUTES, versionPath } from '@/lib/public-pages';
+
+import type { Schedule } from './version-views';
+import { withDates, type VersionsCopy } from './version-copy';
+import { clean, formatDate } from './view-fields';
+import { startOfDay } from './site-time';
+
+/**
+ * The Atom feed of the policy's record (RFC 4287), for the people and tools that watch policies (Open
+ * Terms Archive publishes one per policy): an entry when a version is announced ahead, when a version
+ * takes effect, and when an announced one is withdrawn; newest first, the newest FEED_ENTRIES of them.
+ */
+
+export const FEED_ENTRIES = 50;
+
+type Entry = { id: string; title: string; at: string; href: string; summary: string | null };
+
+const escape = (value: string) =>
+  value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[char]!);
+
+/** Each version's entries: announced (published before its day), in effect (its day has come), withdrawn. */
+function entriesOf(schedule: Schedule, copy: VersionsCopy): Entry[] {
+  return schedule.versions.flatMap(({ date, publishedAt, withdrawnAt, summary }) => {
+    const begins = new Date(startOfDay(date, schedule.timeZone)).toISOString();
+    const day = formatDate(date);
+    const entry = (kind: string, title: string, at: string, href = versionPath(date)) => ({
+      id: `${date}/${kind}`,
+      title,
+      at,
+      href,
+      summary,
+    });
+    return [
+      ...(publishedAt < begins ? [entry('announced', withDates(copy.feedAnnounced, { date: day }), publishedAt, changesPath(date))] : []),
+      ...(withdrawnAt ? [entry('withdrawn', withDates(copy.feedWithdrawn, { date: day }), withdrawnAt)] : []),
+      ...(!withdrawnAt && date <= schedule.today
+        ? [entry('in-effect', withDates(copy.feedInEffect, { date: day }), publishedAt > begins ? publishedAt : begins)]
+        : []),
+    ];
+  });
+}
+
+/** The feed's XML, its links absolute on `site` (NEXT_PUBLIC_SITE_URL), its ids stable across renders; `author`, the product's name. */
+export function toPolicyFeed(schedule: Schedule, copy: VersionsCopy, { site, author }: { site: string; author: string }): string {
+  const url = (path: string) => new URL(path, site).href;
+  const entries = entriesOf(schedule, copy)
+    .sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0))
+    .slice(0, FEED_ENTRIES);
+  const updated = entries[0]?.at ?? new Date(0).toISOString();
+  const xml = (entry: Entry) =>
+    [
+      '<entry>',
+      `<id>${escape(url(`${ROUTES.feed}#${entry.id}`))}</id>`,
+      `<title>${escape(clean(entry.title))}</title>`,
+      `<updated>${entry.at}</updated>`,
+      `<link rel="alternate" type="text/html" href="${escape(url(entry.href))}"/>`,
+      entry.summary ? `<summary>${escape(entry.summary)}</summary>` : '',
+      '</entry>',
+    ].join('');
+  return [
+    '<?xml version="1.0" encoding="utf-8"?>',
+    '<feed xmlns="http://www.w3.org/2005/Atom">',
+    `<id>${escape(url(ROUTES.feed))}</id>`,
+    `<title>${escape(clean(copy.feedTitle))}</title>`,
+    `<updated>${updated}</updated>`,
+    `<author><name>${escape(clean(author))}</name></author>`,
+    `<link rel="self" type="application/atom+xml" href="${escape(url(ROUTES.feed))}"/>`,
+    `<link rel="alternate" type="text/html" href="${escape(url(ROUTES.versions))}"/>`,
+    ...entries.map(xml),
+    '</feed>',
+    '',
+  ].join('\n');
+}

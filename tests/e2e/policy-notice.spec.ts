@@ -1,0 +1,164 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+import { expect, test } from '@playwright/test';
+
+import { startOfDay, addDays, dayIn } from '../../lib/content/site-time';
+import { changesPath, PUBLIC_PATHS, ROUTES, versionPath } from '../../lib/public-pages';
+import { startAppServer, type AppServer } from '../../testkit/app-server';
+import { readDataset, seedCopy, type Doc } from '../../testkit/dataset';
+import { clockAhead, offsetToReach } from '../../testkit/fake-clock';
+import { layoutShifts } from '../../testkit/layout-shifts';
+import { freePort } from '../../testkit/processes';
+import { SEED } from '../../testkit/seed-copy';
+import { preparedDataDir } from '../../testkit/store';
+import { openStudio, phase, studio, studioContext } from '../../testkit/studio';
+
+/**
+ * A legal reviewer's material change, from the Studio to the day it takes effect (issue 52), on the
+ * embedded default, on a server of its own: refused a day inside the notice period, announced for the
+ * first day after it; then the notice on every page and in the feed, the version readable as "not yet in
+ * effect", and on its day the policy itself, with no deploy, webhook or request to the lake. The day is
+ * reached by starting the server again with its clock a few seconds before that day begins (testkit/fake-clock.ts).
+ */
+
+const LAKE_API = '/api/lake/v2025-02-19/data';
+const copy = SEED.privacy.versions as Required<NonNullable<typeof SEED.privacy.versions>>;
+const written = (date: string) =>
+  new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
+const filled = (text: string, date: string) => text.replace('{date}', written(date));
+
+/**
+ * A zone where it is about noon now, so that no day ends while this runs: Etc/GMT-3 is three hours
+ * ahead of UTC (the IANA names count the other way).
+ */
+function noonZone(): string {
+  const ahead = (12 - new Date().getUTCHours() + 24) % 24;
+  const hours = ahead > 12 ? ahead - 24 : ahead;
+  return hours === 0 ? 'UTC' : `Etc/GMT${hours > 0 ? '-' : '+'}${Math.abs(hours)}`;
+}
+
+test.describe('a material change, announced ahead', () => {
+  test.describe.configure({ mode: 'serial', timeout: 180_000 });
+
+  const timeZone = noonZone();
+  const today = dayIn(Date.now(), timeZone);
+  const day = addDays(today, 1);
+  const summary = `Reports are now kept 60 days, ${Date.now()}.`;
+  const sentence = `Reports are kept for 60 days.`;
+  let dir: string;
+  let env: Record<string, string>;
+  let server: AppServer;
+  let port: number;
+
+  const lake = async (endpoint: 'mutate' | 'actions', body: object) => {
+    const answer = await fetch(`${server.origin}${LAKE_API}/${endpoint}/production`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(answer.status, await answer.clone().text()).toBe(200);
+  };
+  const html = async (pathname: string) => (await fetch(`${server.origin}${pathname}`)).text();
+
+  test.beforeAll(async () => {
+    test.setTimeout(120_000);
+    dir = await mkdtemp(path.join(os.tmpdir(), 'policy-notice-'));
+    env = { DATA_DIR: await preparedDataDir(path.join(dir, 'data')), CONTENT_FILE: await seedCopy(dir) };
+    port = await freePort();
+    server = await startAppServer(env, { port });
+    // A short notice period, and a zone where the next day is hours away, set as a script would.
+    const settings = (await readDataset(env.CONTENT_FILE)).find((doc) => doc._id === 'siteSettings')!;
+    await lake('mutate', { mutations: [{ createOrReplace: { ...settings, _id: 'drafts.siteSettings', noticePeriodDays: 1, timeZone } }] });
+    await lake('actions', {
+      actions: [{ actionType: 'sanity.action.document.publish', draftId: 'drafts.siteSettings', publishedId: 'siteSettings' }],
+    });
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test('the reviewer is refused a day inside the notice period, then announces it for the first day after', async ({ browser }) => {
+    const problems: string[] = [];
+    const context = await studioContext(browser, { local: true, origin: server.origin }, problems);
+    const editor = await context.newPage();
+    await phase('open the policy', () => openStudio(editor, server.origin, 'structure/privacyPolicy', studio.input(editor, 'title')));
+    await phase('marked material, today is refused, naming the earliest day', async () => {
+      await editor.getByRole('checkbox', { name: 'Material change' }).check();
+      await studio.input(editor, 'lastUpdated').fill(today);
+      await studio.field(editor, 'summary').locator('textarea').fill(summary);
+      await expect(studio.publish(editor)).toBeDisabled();
+      await studio.field(editor, 'lastUpdated').locator('[data-testid="input-validation-icon-error"]').hover();
+      await expect(editor.getByText(`the earliest "Last updated" date is ${day}`)).toBeVisible();
+    });
+    await phase('the first day after it is published', async () => {
+      await studio.input(editor, 'lastUpdated').fill(day);
+      // The date input takes what was typed when it loses the focus.
+      await studio.input(editor, 'lastUpdated').press('Tab');
+      await expect(studio.publish(editor)).toBeEnabled();
+      await studio.publish(editor).click();
+      await expect
+        .poll(async () => (await readDataset(env.CONTENT_FILE)).find((doc) => doc._id === `privacyPolicyVersion-${day}`))
+        .toMatchObject({
+          material: true,
+          summary,
+        });
+    });
+    await context.close();
+    expect(problems).toEqual([]);
+  });
+
+  test('until its day every page carries the notice, server-rendered, the policy stays, the version reads "not yet in effect"', async ({
+    page,
+  }) => {
+    // Its text, for the day it takes effect: one sentence more in the first section, through the API.
+    const policy = (await readDataset(env.CONTENT_FILE)).find((doc) => doc._id === 'privacyPolicy') as Doc;
+    const sections = structuredClone(policy.sections) as { body: { children: { text: string }[] }[] }[];
+    sections[0]!.body[0]!.children[0]!.text += ` ${sentence}`;
+    await lake('mutate', { mutations: [{ createOrReplace: { ...policy, _id: 'drafts.privacyPolicy', sections } }] });
+    await lake('actions', {
+      actions: [{ actionType: 'sanity.action.document.publish', draftId: 'drafts.privacyPolicy', publishedId: 'privacyPolicy' }],
+    });
+
+    const line = filled(copy.siteNotice, day);
+    for (const pathname of PUBLIC_PATHS) {
+      const response = await fetch(`${server.origin}${pathname}`);
+      expect(response.headers.get('set-cookie'), pathname).toBeNull();
+      expect(await response.text(), pathname).toContain(line);
+    }
+    const policyPage = await html(ROUTES.privacy);
+    expect(policyPage).toContain(filled(copy.upcomingNotice, day));
+    expect(policyPage).toContain(`href="${changesPath(day)}"`);
+    expect(policyPage).not.toContain(sentence);
+    expect(await html(versionPath(day))).toContain(filled(copy.notYetNotice, day));
+    expect(await html(changesPath(day))).toContain(sentence);
+    expect(await html(ROUTES.feed)).toContain(filled(copy.feedAnnounced, day));
+
+    // In the browser: the line is there as the page paints, nothing moves, and it leads to the notice.
+    await page.goto(`${server.origin}${ROUTES.home}`);
+    expect(await layoutShifts(page)).toEqual([]);
+    await expect(page.getByRole('note').filter({ hasText: line })).toBeVisible();
+    await page.getByRole('link', { name: copy.siteNoticeLink }).click();
+    await expect(page.locator('#upcoming')).toContainText(summary);
+  });
+
+  test('on its day the policy is the new version, with no request to the lake: the server finds the day come', async () => {
+    const begins = startOfDay(day, timeZone);
+    await phase('start the server again, its clock seconds before the day begins', async () => {
+      await server.stop();
+      const { offsetMs, realAt } = offsetToReach(begins, 20_000);
+      server = await startAppServer({ ...env, ...clockAhead(offsetMs) }, { port });
+      if (Date.now() < realAt - 1000) expect(await html(ROUTES.privacy)).not.toContain(sentence);
+      await expect
+        .poll(() => html(ROUTES.privacy), { timeout: Math.max(realAt - Date.now(), 0) + 30_000, intervals: [100] })
+        .toContain(sentence);
+      test.info().annotations.push({ type: 'late', description: `${Date.now() - realAt} ms after the day began (polled every 100 ms)` });
+    });
+    const policyPage = await html(ROUTES.privacy);
+    expect(policyPage).not.toContain(filled(copy.upcomingNotice, day));
+    expect(await html(ROUTES.home)).not.toContain(filled(copy.siteNotice, day));
+    expect(await html(ROUTES.feed)).toContain(filled(copy.feedInEffect, day));
+  });
+});

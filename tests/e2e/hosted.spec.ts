@@ -6,7 +6,8 @@ import { createPreviewSecret } from '@sanity/preview-url-secret/create-secret';
 import { expect, test, type Page } from '@playwright/test';
 
 import { versionId } from '../../lib/content/policy-record';
-import { PUBLIC_PATHS, ROUTES } from '../../lib/public-pages';
+import { addDays, dayIn } from '../../lib/content/site-time';
+import { PUBLIC_PATHS, ROUTES, versionPath } from '../../lib/public-pages';
 import { LAKE_ORIGIN, lakeClient } from '../../testkit/hosted';
 import { watchProblems } from '../../testkit/studio';
 import { E2E_SERVERS } from '../../testkit/e2e-servers';
@@ -91,11 +92,13 @@ test('a publish (the document written, its live event, the signed webhook) shows
   await page.goto('/privacy');
   await page.waitForLoadState('networkidle');
   const text = `Published by legal review ${Date.now()}.`;
-  await lake.createOrReplace(withIntro({ ...(await privacyPolicy()), lastUpdated: '2026-12-01' }, text) as SanityDocument);
+  // A day that has begun: the version takes effect as it is published.
+  const day = addDays(dayIn(Date.now(), 'UTC'), -1);
+  await lake.createOrReplace(withIntro({ ...(await privacyPolicy()), lastUpdated: day }, text) as SanityDocument);
   const response = await postWebhook(baseURL!, { _type: 'privacyPolicy', _id: 'privacyPolicy' });
   expect(response.status).toBe(200);
-  expect(await response.json()).toMatchObject({ recorded: 'added 2026-12-01' });
-  expect(JSON.stringify((await lake.getDocument<Doc>(versionId('2026-12-01')))?.sections)).toContain(text);
+  expect(await response.json()).toMatchObject({ recorded: `added ${day}` });
+  expect(JSON.stringify((await lake.getDocument<Doc>(versionId(day)))?.sections)).toContain(text);
   // The open tab stays as it is (no live event reaches it, no call is refused) until it is loaded again.
   await page.waitForLoadState('networkidle');
   await page.reload();
@@ -182,6 +185,39 @@ test('every page in draft mode renders with no console error and no failed respo
     await page.goto(path);
     await expect(page.getByRole('status').filter({ hasText: 'Draft preview' })).toBeVisible();
   }
+  expect(problems).toEqual([]);
+});
+
+test("a version announced through the webhook shows its notices; its day come in the site's time zone, the policy is the new one", async ({
+  page,
+  baseURL,
+}) => {
+  const problems = watchProblems(page);
+  // Two zones 26 hours apart: the day after today in the westernmost has begun in the easternmost.
+  const [west, east] = ['Etc/GMT+12', 'Pacific/Kiritimati'];
+  const day = addDays(dayIn(Date.now(), west), 1);
+  const sentence = `Kept for 60 days from ${day}, ${Date.now()}.`;
+  const summary = `Reports are kept longer, ${Date.now()}.`;
+  const inZone = async (timeZone: string) => {
+    await lake.createOrReplace({ ...(await lake.getDocument<Doc>('siteSettings'))!, timeZone } as SanityDocument);
+    expect((await postWebhook(baseURL!, { _type: 'siteSettings', _id: 'siteSettings' })).status).toBe(200);
+  };
+  await inZone(west);
+  await lake.createOrReplace(withIntro({ ...(await privacyPolicy()), lastUpdated: day, summary }, sentence) as SanityDocument);
+  const announced = await postWebhook(baseURL!, { _type: 'privacyPolicy', _id: 'privacyPolicy' });
+  expect(await announced.json()).toMatchObject({ recorded: `added ${day}` });
+
+  await page.goto('/');
+  await page.getByRole('note').getByRole('link').click();
+  await expect(page.locator('#upcoming')).toContainText(summary);
+  await expect(page.locator('article')).not.toContainText(sentence);
+  expect(await (await fetch(new URL(ROUTES.feed, baseURL))).text()).toContain(versionPath(day));
+
+  await inZone(east);
+  await page.goto(ROUTES.privacy);
+  await expect(page.locator('article')).toContainText(sentence);
+  await expect(page.locator('#upcoming')).toHaveCount(0);
+  await expect(page.getByRole('note')).toHaveCount(0);
   expect(problems).toEqual([]);
 });
 

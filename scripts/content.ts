@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * npm run content:import | content:export — the site's content between seed/production.ndjson and the
+ * npm run content -- import | export — the site's content between seed/production.ndjson and the
  * Sanity project the site is configured for (NEXT_PUBLIC_SANITY_PROJECT_ID, NEXT_PUBLIC_SANITY_DATASET;
  * SANITY_API_HOST when another Content Lake plays Sanity's API, as the tests' local lake does), with a
  * project token with Editor rights in SANITY_API_WRITE_TOKEN. Sanity's own libraries do the work

@@ -12,7 +12,7 @@ export const lakeApiHost = (origin: string) => `${origin.replace(/\/+$/, '')}${L
 
 /**
  * The embedded lake's own files in DATA_DIR, beside the content in CONTENT_FILE: draft mode's secrets and
- * the history log. The server and `npm run content:versions` open the same ones.
+ * the history log. The server and `npm run content -- versions` open the same ones.
  */
 export const localLakeFiles = (dataDir: string) => ({
   systemFile: `${dataDir}/content-lake/system.ndjson`,

@@ -75,7 +75,7 @@ export class NdjsonFile {
   /** Replaces the file with `documents`, atomically; the first write takes the writer's lock (throws if another process holds it). */
   async write(documents: readonly SanityDocument[]): Promise<void> {
     this.unlock ??= this.lock();
-    // Sorted by _id, as `npm run content:export` writes it: a new draft lands beside its document.
+    // Sorted by _id, as `npm run content -- export` writes it: a new draft lands beside its document.
     const sorted = [...documents].sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0));
     const lines = sorted.map((doc) => this.lines.get(doc) ?? JSON.stringify(doc));
     await writeAtomically(this.file, lines.join('\n') + (lines.length ? '\n' : ''));

@@ -11,7 +11,7 @@ import { startContentLake, type ContentLake } from '../../testkit/content-lake/s
 import { APP_ROOT, SEED_FILE } from '../../testkit/paths.ts';
 
 /**
- * npm run content:import / content:export (scripts/content.ts) as an operator runs them, against the local
+ * npm run content -- import / export (scripts/content.ts) as an operator runs them, against the local
  * Content Lake playing a hosted project: the CLI is a child process configured only by the environment,
  * so the same code and settings reach sanity.io. The committed seed is read, never written.
  */
@@ -63,7 +63,7 @@ const withoutWriteStamps = (documents: SanityDocument[]) =>
 
 const lakeContent = () => lake.documents().filter((doc) => isContentId(doc._id));
 
-describe('npm run content:import', () => {
+describe('npm run content -- import', () => {
   it('puts exactly the seed into the project', async () => {
     const run = await content(['import'], projectEnv());
     expect(run.stderr).toBe('');
@@ -96,7 +96,7 @@ describe('npm run content:import', () => {
   });
 });
 
-describe('npm run content:export', () => {
+describe('npm run content -- export', () => {
   it("writes the project's content documents, sorted by _id, one per line, the same bytes each time", async () => {
     await lake.mutate([
       { patch: { id: 'siteSettings', set: { productName: 'Edited in the project' } } },
@@ -123,7 +123,7 @@ describe('npm run content:export', () => {
   });
 });
 
-describe('npm run content:versions', () => {
+describe('npm run content -- versions', () => {
   const policyOf = (documents: SanityDocument[]) => documents.find((doc) => doc._id === 'privacyPolicy')!;
   const version = (documents: SanityDocument[], date: string) => documents.find((doc) => doc._id === `privacyPolicyVersion-${date}`);
 

@@ -33,6 +33,8 @@ const NOT_TEXT = new Set([
   'icon',
   'requestType',
   'lastUpdated',
+  // The site's time zone (Site settings): a name, not a text.
+  'timeZone',
   // The policy's record of versions (lib/content/policy-record.ts): its dates and times.
   'date',
   'publishedAt',

@@ -28,7 +28,7 @@ export default async function SiteLayout({ children }: { children: ReactNode }) 
       <body className="flex min-h-screen flex-col bg-white text-ink antialiased">
         <a
           href={`#${MAIN_ID}`}
-          className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:px-4 focus:py-2 focus:shadow"
+          className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:px-4 focus:py-2 focus:shadow-sm"
         >
           {settings.chrome.skipLink}
         </a>

@@ -11,7 +11,10 @@ import {
   pageAssets,
   pageBytes,
   renderBlockingRequests,
+  siteStylesheet,
+  STYLESHEET_BUDGET_BYTES,
   stylesheetCopies,
+  stylesheetProblems,
 } from '../../testkit/page-bytes.ts';
 import { E2E_SERVERS, WEBHOOK_SECRET } from '../../testkit/e2e-servers';
 import { LAKE_ORIGIN, LAKE_TOKEN } from '../../testkit/hosted';
@@ -107,13 +110,15 @@ test.describe('the first paint waits for the HTML alone', () => {
   // Through nginx's cache too: tests/e2e/stack.spec.ts checks the pages it serves the same way.
   for (const [build, { url: origin }] of BUILDS) {
     for (const pagePath of PUBLIC_PATHS) {
-      test(`${pagePath} (${build}) asks for no render-blocking stylesheet or script, and carries its styles`, async () => {
+      test(`${pagePath} (${build}) asks for no render-blocking stylesheet or script, and carries its styles: at most ${STYLESHEET_BUDGET_BYTES / 1024} KB, for the supported browsers only`, async () => {
         const html = await (await fetch(new URL(pagePath, origin))).text();
         expect(renderBlockingRequests(html), 'requests the browser waits for before its first paint').toEqual([]);
         expect(inlineStyleBytes(html), 'CSS in the page itself (no flash of unstyled content)').toBeGreaterThan(0);
         // The <style>, and Next's documented copy in the RSC payload: a third, the error page's, was the whole
         // stylesheet again (app/global-error.css).
         expect(stylesheetCopies(html), 'copies of the stylesheet in the HTML').toBeLessThanOrEqual(2);
+        // No fallback for an older browser, no theme variables, no composing utilities, no preflight (app/globals.css).
+        expect(stylesheetProblems(siteStylesheet(html)), 'what the stylesheet carries').toEqual([]);
       });
 
       test(`${pagePath} (${build}) loads no Studio code, and shifts no layout while it loads, sent in parts, and hydrates`, async ({

@@ -8,9 +8,9 @@ export function FaqSection({ faq, className }: { faq: FaqView; className: string
   return (
     <section id="faq" aria-labelledby="faq-heading" className={`below-fold mx-auto max-w-3xl ${className}`}>
       <SectionHeading id="faq-heading" heading={faq.heading} />
-      <dl className="mt-10 divide-y divide-gray-200 rounded-2xl border border-gray-200 bg-white">
+      <dl className="mt-10 rounded-2xl border border-gray-200 bg-white">
         {faq.items.map((item) => (
-          <div key={item._key} className="p-5 sm:p-6">
+          <div key={item._key} className="border-gray-200 p-5 not-last:border-b sm:p-6">
             <dt className="font-semibold text-ink">{item.question}</dt>
             <dd className="mt-2 text-muted">{item.answer}</dd>
           </div>

@@ -24,7 +24,7 @@ export function Footer({ settings }: { settings: SettingsView }) {
         {settings.footerColumns.map((column) => (
           <div key={column._key}>
             <h2 className="text-sm font-semibold text-ink">{column.title}</h2>
-            <ul className="mt-3 space-y-2 text-sm text-muted">
+            <ul className="mt-3 flex flex-col gap-2 text-sm text-muted">
               {column.links.map((link) => (
                 <li key={link._key}>
                   <SiteLink href={link.href} className="hover:text-brand-700 hover:underline">

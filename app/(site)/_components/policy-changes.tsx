@@ -85,7 +85,7 @@ function Section({ section, labels }: { section: SectionChange; labels: Labels }
 
 export function PolicyChanges({ sections, labels }: { sections: SectionChange[]; labels: Labels }) {
   return (
-    <ol className="mt-10 space-y-8">
+    <ol className="mt-10 flex flex-col gap-8">
       {sections.map((section) => (
         <li key={`${section.status}-${section.key}`}>
           <Section section={section} labels={labels} />

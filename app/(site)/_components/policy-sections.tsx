@@ -5,7 +5,7 @@ import { PortableText } from './portable-text';
 /** A policy's numbered sections: the current one at /privacy, an earlier one at /privacy/versions/<date>. */
 export function PolicySections({ sections }: { sections: PrivacyPolicyView['sections'] }) {
   return (
-    <ol className="mt-10 space-y-10">
+    <ol className="mt-10 flex flex-col gap-10">
       {sections.map((section, index) => (
         <li key={section._key} className="below-fold">
           <section aria-labelledby={`privacy-${index + 1}`}>
@@ -38,7 +38,7 @@ export function PolicyDateLine({
   versionsLink: Link;
 }) {
   return (
-    <div className="mt-3 space-y-2 text-sm text-muted">
+    <div className="mt-3 flex flex-col gap-2 text-sm text-muted">
       {lastUpdated ? (
         <p>
           {lastUpdated.label} <time dateTime={lastUpdated.dateTime}>{lastUpdated.text}</time>

@@ -9,10 +9,10 @@ const components: PortableTextComponents = {
     h3: ({ children }) => <h3 className="mt-6 text-lg font-semibold text-ink">{children}</h3>,
   },
   list: {
-    bullet: ({ children }) => <ul className="mt-4 list-disc space-y-2 pl-6 text-muted">{children}</ul>,
-    number: ({ children }) => <ol className="mt-4 list-decimal space-y-2 pl-6 text-muted">{children}</ol>,
+    bullet: ({ children }) => <ul className="mt-4 list-disc pl-6 text-muted">{children}</ul>,
+    number: ({ children }) => <ol className="mt-4 list-decimal pl-6 text-muted">{children}</ol>,
   },
-  listItem: ({ children }) => <li className="leading-7">{children}</li>,
+  listItem: ({ children }) => <li className="leading-7 not-first:mt-2">{children}</li>,
   marks: {
     strong: ({ children }) => <strong className="font-semibold text-ink">{children}</strong>,
     link: ({ value, children }) => (

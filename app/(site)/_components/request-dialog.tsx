@@ -32,7 +32,7 @@ const INPUTS = [
 ] as const;
 
 const inputClass =
-  'mt-1 block w-full rounded-lg border border-gray-300 px-3 py-2 text-ink shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30';
+  'mt-1 block w-full rounded-lg border border-gray-300 px-3 py-2 text-ink shadow-sm focus:border-brand-600 focus:outline-2 focus:outline-brand-600/30';
 
 /**
  * One request form in a native modal dialog: focus moves in on open and back to the card on close,
@@ -109,7 +109,7 @@ function FormFields({ labels, typed }: { labels: Labels; typed: RequestFields | 
           <input type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
         </label>
       </div>
-      <div className="mt-6 space-y-4">
+      <div className="mt-6 flex flex-col gap-4">
         {INPUTS.map(({ name, label, type, autoComplete }) => (
           <label key={name} className="block text-sm font-medium">
             {labels[label]}

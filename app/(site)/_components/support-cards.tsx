@@ -31,7 +31,7 @@ function Card({ card, copy }: { card: RequestCard; copy: RequestFormCopy }) {
         href={`#${dialogId}`}
         onClick={open}
         aria-haspopup="dialog"
-        className="group block rounded-2xl border border-gray-200 bg-white p-6 shadow-sm transition hover:border-brand-600 hover:shadow-md"
+        className="group block rounded-2xl border border-gray-200 bg-white p-6 shadow-sm transition-[border-color,box-shadow] hover:border-brand-600 hover:shadow-md"
       >
         <h2 className="text-lg font-semibold text-ink group-hover:text-brand-700">{card.title}</h2>
         <p className="mt-2 text-muted">{card.text}</p>

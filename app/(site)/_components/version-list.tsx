@@ -10,9 +10,9 @@ export function VersionList({ view, backHome }: { view: VersionListView; backHom
       <BackHome label={backHome} />
       <h1 className="mt-6 text-4xl font-extrabold tracking-tight text-ink sm:text-5xl">{view.heading}</h1>
       <p className="mt-4 text-lg text-muted">{view.intro}</p>
-      <ol className="mt-10 divide-y divide-gray-200 border-y border-gray-200">
+      <ol className="mt-10 border-y border-gray-200">
         {view.entries.map((version) => (
-          <li key={version.date} className="py-5">
+          <li key={version.date} className="border-gray-200 py-5 not-last:border-b">
             <h2 className="text-xl font-bold text-ink">
               <TextLink label={version.dateText} href={version.href} date={version.date} />
               {version.current || version.upcoming ? (

@@ -28,7 +28,7 @@ export default async function SupportPage() {
             {page.contact.heading}
           </h2>
           <p className="mt-2 text-muted">{page.contact.text}</p>
-          <dl className="mt-4 space-y-3 text-sm">
+          <dl className="mt-4 flex flex-col gap-3 text-sm">
             <div>
               <dt className="font-semibold text-ink">{page.contact.replyTimeLabel}</dt>
               <dd className="text-muted">{settings.replyTime}</dd>

@@ -18,6 +18,10 @@ import { ROUTES } from '@/lib/public-pages';
  * could reach an action has one of them, and a page load has neither, so page loads never pay for this.
  * Paths with a trailing slash come here too: Next's own redirect for them carries no configured headers
  * (next.config.ts turns it off); this one gets them like any response.
+ *
+ * One post is meant to come from no page at all: a mail client's one-click unsubscribe (RFC 8058) to the
+ * URL of the emails' List-Unsubscribe header. It reaches that one route, which reads and checks its body
+ * itself, and no action: it carries no Next-Action header.
  */
 
 /**
@@ -60,6 +64,7 @@ export async function proxy(request: NextRequest): Promise<Response> {
   if (version && !(version[1] === 'page' ? mayNamePage(version[2] ?? '') : mayNameVersion(version[1]!, new Date())))
     return NextResponse.rewrite(new URL(NOT_FOUND_PATH, url));
   if (request.method !== 'POST') return NextResponse.next();
+  if (url.pathname === ROUTES.oneClick && !request.headers.has('next-action')) return NextResponse.next();
   if (!fromThisSite(request)) return refusalPage(REFUSALS.crossSite);
 
   const contentType = request.headers.get('content-type') ?? '';

@@ -12,7 +12,7 @@
  */
 import path from 'node:path';
 
-import { startSupabaseStack } from '../testkit/postgrest-harness.ts';
+import { startSupabaseStack, supabaseEnv } from '../testkit/postgrest-harness.ts';
 import { freePort } from '../testkit/processes.ts';
 import { measurePublishes } from '../testkit/publish-timing.ts';
 import { startRedis } from '../testkit/redis.ts';
@@ -33,8 +33,7 @@ async function withSharedStore<T>(instances: number, run: (env: Record<string, s
     try {
       return await run({
         REDIS_URL: redis.url,
-        NEXT_PUBLIC_SUPABASE_URL: supabase.url,
-        NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: supabase.publishableKey,
+        ...supabaseEnv(supabase),
       });
     } finally {
       await supabase.close();

@@ -1,7 +1,23 @@
 import type { ContentType } from '@/lib/content/types';
 
-/** The public routes, by name, so no module spells a path itself. */
-export const ROUTES = { home: '/', support: '/support', privacy: '/privacy', versions: '/privacy/versions' } as const;
+/**
+ * The public routes, by name, so no module spells a path itself. The subscription's pages (`confirm`,
+ * `unsubscribe`) and the unsubscribe of mail clients (`oneClick`, RFC 8058) are opened from the emails'
+ * links, each with its token (`withToken`), and are in no sitemap.
+ */
+export const ROUTES = {
+  home: '/',
+  support: '/support',
+  privacy: '/privacy',
+  versions: '/privacy/versions',
+  confirm: '/subscription/confirm',
+  unsubscribe: '/subscription/unsubscribe',
+  oneClick: '/subscription/unsubscribe/one-click',
+} as const;
+
+/** The query parameter of an email link's token. */
+export const TOKEN_PARAM = 'token';
+export const withToken = (path: string, token: string) => `${path}?${TOKEN_PARAM}=${encodeURIComponent(token)}`;
 
 /** An earlier version of the privacy policy, by its date (YYYY-MM-DD), and what changed in it. */
 export const versionPath = (date: string) => `${ROUTES.versions}/${date}`;

@@ -31,6 +31,8 @@ export type SupabaseStack = {
   url: string;
   /** NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: a JWT with role anon signed with PostgREST's secret, like a legacy anon key. */
   publishableKey: string;
+  /** SUPABASE_SECRET_KEY: a JWT with role service_role, like a legacy service_role key. */
+  secretKey: string;
   /** Runs SQL as the superuser, straight on the database (to check what got stored). */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   /** Makes the data API unavailable (the proxy answers 503) until startPostgrest. */
@@ -47,12 +49,24 @@ export type SupabaseStack = {
   close(): Promise<void>;
 };
 
-/** The stack's public key: the same every run (fixed secret and claims), so it can be configured up front. */
-export function publishableKey(): string {
+/** A key of the stack for `role`, as Supabase's legacy keys are: a JWT signed with PostgREST's secret. */
+function keyFor(role: 'anon' | 'service_role'): string {
   const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  const unsigned = `${encode({ alg: 'HS256', typ: 'JWT' })}.${encode({ role: 'anon', iss: 'supabase', iat: 1_700_000_000, exp: 4_000_000_000 })}`;
+  const unsigned = `${encode({ alg: 'HS256', typ: 'JWT' })}.${encode({ role, iss: 'supabase', iat: 1_700_000_000, exp: 4_000_000_000 })}`;
   return `${unsigned}.${createHmac('sha256', JWT_SECRET).update(unsigned).digest('base64url')}`;
 }
+
+/** The stack's public key: the same every run (fixed secret and claims), so it can be configured up front. */
+export const publishableKey = () => keyFor('anon');
+/** The stack's secret key (role service_role), for the server's own calls. */
+export const secretKey = () => keyFor('service_role');
+
+/** The settings an app server needs to use `stack`: its URL, its public key and the server's secret key. */
+export const supabaseEnv = (stack: Pick<SupabaseStack, 'url' | 'publishableKey' | 'secretKey'>) => ({
+  NEXT_PUBLIC_SUPABASE_URL: stack.url,
+  NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: stack.publishableKey,
+  SUPABASE_SECRET_KEY: stack.secretKey,
+});
 
 /** The database's quotas (private.quota_limits, supabase/migrations/*_quotas.sql), for both tables. */
 export type StackQuotas = { siteMax: number; clientMax: number; windowSeconds: number };
@@ -236,6 +250,7 @@ async function withGateway(
   return {
     url: `http://127.0.0.1:${port}`,
     publishableKey: publishableKey(),
+    secretKey: secretKey(),
     query: database.query,
     stopPostgrest: postgrest.stop,
     startPostgrest: postgrest.start,

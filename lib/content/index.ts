@@ -12,8 +12,10 @@ import {
   POLICY_VERSIONS_QUERY,
   PRIVACY_POLICY_QUERY,
   SETTINGS_QUERY,
+  SUBSCRIPTION_COPY_QUERY,
   SUPPORT_PAGE_QUERY,
 } from './queries';
+import { toSubscriptionCopy } from './subscription-copy';
 import { datesOf, toChangesView, toVersionListView, toVersionView } from './version-views';
 import { NOT_FOUND_DEFAULTS, type NotFoundCopy } from './status-copy';
 import { toLandingView, toPrivacyView, toSettingsView, toSupportView } from './views';
@@ -32,6 +34,9 @@ export const getLandingPage = cache(async () => {
   const [settings, page] = await Promise.all([settingsResult(), fetchContent(LANDING_PAGE_QUERY, 'landingPage')]);
   return toLandingView(page, settings);
 });
+
+/** The words of the confirmation and unsubscribe pages (and the emails, which the senders read themselves: lib/mail/copy.ts). */
+export const getSubscriptionCopy = cache(async () => toSubscriptionCopy(await fetchContent(SUBSCRIPTION_COPY_QUERY, 'siteSettings')));
 
 export const getSupportPage = cache(async () => toSupportView(await fetchContent(SUPPORT_PAGE_QUERY, 'supportPage')));
 

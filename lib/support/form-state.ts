@@ -8,6 +8,13 @@ export type FormState<Fields> =
   // The message is a code: the form words it with the dataset's text.
   | { status: 'error'; message: FormMessage; fields: Fields };
 
+/**
+ * What a link of the emails comes to (lib/support/subscriptions.ts): its page says which, in the
+ * editor's words. `error`: the store failed; the button stays, to try again.
+ */
+export type LinkResult = 'confirmed' | 'used' | 'expired' | 'invalid' | 'unsubscribed';
+export type LinkState = { status: 'idle' } | { status: 'done'; result: LinkResult } | { status: 'error'; message: FormMessage };
+
 export type RequestFields = { email: string; subject: string; message: string };
 export type SubscribeFields = { email: string };
 

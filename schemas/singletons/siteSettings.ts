@@ -3,6 +3,7 @@ import { defineArrayMember, defineField, defineType } from 'sanity';
 import { FIELD_NAMES, MESSAGE_CODES, MESSAGE_TOKENS, type FieldName, type MessageCode } from '@/lib/support/messages';
 
 import { copyField, copyGroup } from '../fields';
+import { subscriptionCopy } from './subscription-copy';
 
 /** How the Studio names each form message; every code in lib/support/messages.ts needs one. */
 const MESSAGE_TITLES: Record<MessageCode, string> = {
@@ -138,6 +139,7 @@ export const siteSettings = defineType({
       'How the form messages name each field ({field}).',
       FIELD_NAMES.map((name) => copyField(name, { title: FIELD_TITLES[name], max: 40 })),
     ),
+    subscriptionCopy,
   ],
   preview: { prepare: () => ({ title: 'Site settings' }) },
 });

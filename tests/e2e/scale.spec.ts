@@ -7,7 +7,7 @@ import { expect, test } from '@playwright/test';
 
 import { seedCopy } from '../../testkit/dataset.ts';
 import { outcome, postForm, type FormAnswer } from '../../testkit/forms.ts';
-import { LIFTED_QUOTAS, startSupabaseStack, type SupabaseStack } from '../../testkit/postgrest-harness.ts';
+import { LIFTED_QUOTAS, startSupabaseStack, supabaseEnv, type SupabaseStack } from '../../testkit/postgrest-harness.ts';
 import { freePort } from '../../testkit/processes.ts';
 import { PUBLISHED_PAGE, timePublish, visibleAfter } from '../../testkit/publish-timing.ts';
 import { startRedis, type RedisServer } from '../../testkit/redis.ts';
@@ -99,8 +99,7 @@ test.beforeAll(async () => {
     env: {
       ...process.env,
       REDIS_URL: redis.url,
-      NEXT_PUBLIC_SUPABASE_URL: supabase.url,
-      NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: supabase.publishableKey,
+      ...supabaseEnv(supabase),
       DATA_DIR: path.join(work, 'data'),
       CONTENT_FILE: contentFile,
       SANITY_REVALIDATE_SECRET: secret,

@@ -3,7 +3,8 @@
  * 127.0.0.1, keeping what it accepted. It can hold the reply to a message's DATA, as a slow server does:
  * a held message is accepted (250) only when released, and one whose client disconnects before that is
  * dropped, never accepted, as a real mail server drops a message whose client went away before it
- * answered. What arrived is read with testkit/mail.ts.
+ * answered. It can also refuse the next messages with a code (421 to come back later, 550 for good). What
+ * arrived is read with testkit/mail.ts.
  *
  * Relative imports with real extensions only: plain `node` runs the bench, which uses it too.
  */
@@ -28,6 +29,8 @@ export type SmtpServer = {
   hold(): void;
   /** Accepts every held message, and stops holding. */
   release(): void;
+  /** Answers the next `count` messages' DATA with `code` (4xx: try later; 5xx: never) instead of accepting them. */
+  refuse(code: number, count: number): void;
   close(): Promise<void>;
 };
 
@@ -36,6 +39,7 @@ export async function startSmtpServer(): Promise<SmtpServer> {
   const held = new Map<string, Held>();
   let holding = false;
   let dropped = 0;
+  let refusals: { code: number; left: number } = { code: 0, left: 0 };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['AUTH', 'STARTTLS'],
@@ -48,6 +52,10 @@ export async function startSmtpServer(): Promise<SmtpServer> {
       stream.on('end', () => {
         const envelopeTo = session.envelope.rcptTo.map((rcpt) => rcpt.address);
         const raw = Buffer.concat(chunks);
+        if (refusals.left > 0) {
+          refusals.left -= 1;
+          return callback(Object.assign(new Error(`${refusals.code} refused by the test server`), { responseCode: refusals.code }));
+        }
         const accept = () => {
           accepted.push({ envelopeTo, raw, at: performance.now() });
           callback();
@@ -78,6 +86,7 @@ export async function startSmtpServer(): Promise<SmtpServer> {
         message.accept();
       }
     },
+    refuse: (code, count) => void (refusals = { code, left: count }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -45,5 +45,5 @@ export const leaseSeconds = ({ smtpTimeoutMs, storeTimeoutMs }: Deadlines) =>
  */
 export function sendDeadlineMs(deadlines: Deadlines, elapsedMs: number): number {
   const leaseMs = leaseSeconds(deadlines) * 1000;
-  return Math.min(deadlines.smtpTimeoutMs, leaseMs - LEASE_SLACK_MS - deadlines.storeTimeoutMs - elapsedMs);
+  return Math.floor(Math.min(deadlines.smtpTimeoutMs, leaseMs - LEASE_SLACK_MS - deadlines.storeTimeoutMs - elapsedMs));
 }

@@ -144,10 +144,12 @@ create or replace function public.mail_next_due()
   security definer
   set search_path = ''
 as $$
-  select greatest(0, extract(epoch from least(
-    (select min(next_attempt_at) from private.mail_outbox where status = 'queued'),
-    (select min(lease_until) from private.mail_outbox where status = 'sending')
-  ) - now()))::double precision;
+  -- greatest(0, null) is 0: an outbox with nothing to send must answer null.
+  select case when due is null then null else greatest(0, extract(epoch from due - now()))::double precision end
+    from (select least(
+      (select min(next_attempt_at) from private.mail_outbox where status = 'queued'),
+      (select min(lease_until) from private.mail_outbox where status = 'sending')
+    ) as due) next;
 $$;
 
 grant usage on schema public to service_role;

@@ -343,6 +343,8 @@ export type SiteSettings = {
     usedText?: string;
     expiredHeading?: string;
     expiredText?: string;
+    failedHeading?: string;
+    failedText?: string;
   };
 };
 
@@ -592,6 +594,8 @@ export type SUBSCRIPTION_COPY_QUERY_RESULT = {
     usedText?: string;
     expiredHeading?: string;
     expiredText?: string;
+    failedHeading?: string;
+    failedText?: string;
   } | null;
 } | null;
 
@@ -1106,6 +1110,8 @@ export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
         usedText?: string;
         expiredHeading?: string;
         expiredText?: string;
+        failedHeading?: string;
+        failedText?: string;
       };
     }
   | {

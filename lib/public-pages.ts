@@ -3,17 +3,22 @@ import type { ContentType } from '@/lib/content/types';
 /**
  * The public routes, by name, so no module spells a path itself. The subscription's pages (`confirm`,
  * `unsubscribe`) and the unsubscribe of mail clients (`oneClick`, RFC 8058) are opened from the emails'
- * links, each with its token (`withToken`), and are in no sitemap.
+ * links, each with its token (`withToken`); their answers are pages under `subscription` (linkResultPath).
+ * None is in the sitemap.
  */
 export const ROUTES = {
   home: '/',
   support: '/support',
   privacy: '/privacy',
   versions: '/privacy/versions',
+  subscription: '/subscription',
   confirm: '/subscription/confirm',
   unsubscribe: '/subscription/unsubscribe',
   oneClick: '/subscription/unsubscribe/one-click',
 } as const;
+
+/** The page of what following a link of the emails came to (lib/support/form-state.ts LINK_RESULTS). */
+export const linkResultPath = (result: string) => `${ROUTES.subscription}/${result}`;
 
 /** The query parameter of an email link's token. */
 export const TOKEN_PARAM = 'token';

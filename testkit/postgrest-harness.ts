@@ -33,7 +33,10 @@ export type SupabaseStack = {
   publishableKey: string;
   /** SUPABASE_SECRET_KEY: a JWT with role service_role, like a legacy service_role key. */
   secretKey: string;
-  /** Runs SQL as the superuser, straight on the database (to check what got stored). */
+  /**
+   * Runs SQL as the superuser, straight on the database (to check what got stored). On PGlite it shares
+   * the one session with PostgREST's connections: while the app is writing, read through `postgres`.
+   */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   /** Makes the data API unavailable (the proxy answers 503) until startPostgrest. */
   stopPostgrest(): Promise<void>;

@@ -35,6 +35,8 @@ export const SUBSCRIPTION_COPY_KEYS = [
   'usedText',
   'expiredHeading',
   'expiredText',
+  'failedHeading',
+  'failedText',
 ] as const;
 
 export type SubscriptionCopyKey = (typeof SUBSCRIPTION_COPY_KEYS)[number];
@@ -60,4 +62,5 @@ export const LINK_RESULT_WORDS: Record<LinkResult, readonly [SubscriptionCopyKey
   used: ['usedHeading', 'usedText'],
   expired: ['expiredHeading', 'expiredText'],
   invalid: ['invalidHeading', 'invalidText'],
+  failed: ['failedHeading', 'failedText'],
 };

@@ -4,12 +4,14 @@ import { createSanityClient } from '@/lib/content/client';
 import { SUBSCRIPTION_COPY_QUERY } from '@/lib/content/queries';
 import { toSubscriptionCopy } from '@/lib/content/subscription-copy';
 
-import type { MailCopy } from './message';
+import { cachedMailCopy, forgetMailCopy, keepMailCopy, type MailCopy } from './copy-cache';
 
-/** How long the senders keep the emails' words: an editor's publish reaches the emails sent after this. */
+/**
+ * How long the senders keep the emails' words. A publish of Site settings in this process drops them at
+ * once (copy-cache.ts); another instance's senders take the publish within this.
+ */
 export const COPY_TTL_MS = 60_000;
 
-let cached: { until: number; copy: Promise<MailCopy> } | undefined;
 let client: ReturnType<typeof createSanityClient> | undefined;
 
 async function readCopy(): Promise<MailCopy> {
@@ -22,11 +24,12 @@ async function readCopy(): Promise<MailCopy> {
 
 /** The emails' words, read at most once a COPY_TTL_MS; a failed read is tried again at the next call. */
 export function mailCopy(now = Date.now()): Promise<MailCopy> {
+  const cached = cachedMailCopy();
   if (cached && now < cached.until) return cached.copy;
   const copy = readCopy();
-  cached = { until: now + COPY_TTL_MS, copy };
+  keepMailCopy({ until: now + COPY_TTL_MS, copy });
   copy.catch(() => {
-    if (cached?.copy === copy) cached = undefined;
+    if (cachedMailCopy()?.copy === copy) forgetMailCopy();
   });
   return copy;
 }

@@ -2,7 +2,8 @@ import 'server-only';
 
 import { createRefusalLog } from '@/lib/http/refusal-log';
 
-import { composeMail, UndeliverableError, type MailCopy } from './message';
+import type { MailCopy } from './copy-cache';
+import { composeMail, UndeliverableError } from './message';
 import { recordFailure, recordSent, type ClaimedMail } from './outbox';
 import { MAX_ATTEMPTS, retryDelaySeconds } from './pace';
 import type { Transport } from './transport';

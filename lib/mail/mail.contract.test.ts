@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
@@ -10,13 +12,14 @@ import { formatDate } from '@/lib/content/views';
 import { readMail, readMailFiles, tokenOf, type ReadMail } from '@/testkit/mail';
 import { SEED, SEED_SUBSCRIPTION } from '@/testkit/seed-copy';
 import { startSmtpServer, type SmtpServer } from '@/testkit/smtp';
+import { APP_ROOT } from '@/testkit/paths';
 import { startSupabaseStack, supabaseEnv, type SupabaseStack } from '@/testkit/postgrest-harness';
 
 import { createSupabase } from '../support/supabase';
 
 /**
  * The subscription and the mail sender as the server runs them (lib/mail/sender.ts), with real supabase-js
- * against real PostgREST over the migrations (the public key for sign-ups and links, the secret key for
+ * against real PostgREST over the migrations on PostgreSQL (the public key for sign-ups and links, the secret key for
  * the outbox), sending to a real SMTP server (testkit/smtp.ts) read as a mail client reads it (mailparser):
  * what the public key can reach, what a sign-up and an announcement send, what a failure or a server that
  * does not answer does, and the .eml files without SMTP_URL. The emails' words are the seed's (the content
@@ -78,7 +81,9 @@ const delivered = async (count: number): Promise<ReadMail[]> => {
 };
 
 beforeAll(async () => {
-  [smtp, stack] = await Promise.all([startSmtpServer(), startSupabaseStack()]);
+  // Debian's PostgreSQL, not PGlite: the test reads the outbox while the sender writes it, and PGlite's one
+  // session would run the test's reads inside PostgREST's transactions.
+  [smtp, stack] = await Promise.all([startSmtpServer(), startSupabaseStack({ database: 'postgres' })]);
   dataDir = await mkdtemp(path.join(tmpdir(), 'mail-contract-'));
   vi.stubEnv('NEXT_PUBLIC_SITE_URL', SITE);
   await load({ ...supabaseEnv(stack), DATA_DIR: dataDir, SMTP_URL: smtp.url, SMTP_TIMEOUT_SECONDS: String(SMTP_TIMEOUT_SECONDS) });
@@ -145,7 +150,12 @@ describe('the sender over SMTP', () => {
     expect(mail!.header('list-unsubscribe')).toBe(`<${SITE}/subscription/unsubscribe/one-click?token=${tokenOf(unsubscribeLink!)}>`);
     expect(mail!.header('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
     expect(mail!.messageId).toMatch(/^<confirmation\.1\.[0-9a-f-]{36}@hallway\.example>$/);
-    expect(await outbox()).toMatchObject([{ kind: 'confirmation', status: 'sent', attempts: 1, message_id: mail!.messageId }]);
+    // The server's acceptance comes first, then the record.
+    await vi.waitFor(
+      async () =>
+        expect(await outbox()).toMatchObject([{ kind: 'confirmation', status: 'sent', attempts: 1, message_id: mail!.messageId }]),
+      WAIT,
+    );
     expect(await modules.subscriptions.confirmSubscription(tokenOf(confirmLink!))).toBe('confirmed');
   });
 
@@ -166,17 +176,24 @@ describe('the sender over SMTP', () => {
       expect(mail.htmlLinks).toEqual(mail.textLinks);
       expect(mail.messageId).toMatch(/^<notice\.2027-01-15\.[0-9a-f-]{36}@hallway\.example>$/);
     }
-    expect((await outbox()).filter((row) => row.kind === 'notice').map((row) => row.status)).toEqual(['sent', 'sent', 'sent']);
+    await vi.waitFor(
+      async () =>
+        expect((await outbox()).filter((row) => row.kind === 'notice').map((row) => row.status)).toEqual(['sent', 'sent', 'sent']),
+      WAIT,
+    );
   });
 
   it('a refusal for now (4xx) is tried again after the backoff, one for good (5xx) never: nothing is sent twice', async () => {
     await modules.notices.announcePolicyVersion({ date: '2027-02-01', summary: null, announcedAt: new Date().toISOString() });
     smtp.refuse(421, 1);
-    await vi.waitFor(
-      async () => expect((await outbox()).filter((row) => row.status === 'sent' && row.kind === 'notice')).toHaveLength(5),
-      WAIT,
-    );
-    const refused = (await outbox()).find((row) => row.status === 'queued')!;
+    // Two of the three sent, and the third's failure recorded.
+    const refused = await vi.waitFor(async () => {
+      const rows = await outbox();
+      expect(rows.filter((row) => row.status === 'sent' && row.kind === 'notice')).toHaveLength(5);
+      const queued = rows.find((row) => row.status === 'queued');
+      expect(queued).toBeDefined();
+      return queued!;
+    }, WAIT);
     expect(refused).toMatchObject({ kind: 'notice', attempts: 1, last_error: expect.stringContaining('421') });
     // The first retry comes a minute later, ±20 %.
     expect(refused.retry_in).toBeGreaterThanOrEqual(45);
@@ -203,12 +220,43 @@ describe('the sender over SMTP', () => {
       smtp.release();
     }
     expect(smtp.accepted).toEqual([]);
-    expect((await outbox()).at(-1)).toMatchObject({
-      kind: 'confirmation',
-      status: 'queued',
-      attempts: 1,
-      last_error: expect.stringContaining('not accepted in time'),
+    await vi.waitFor(
+      async () =>
+        expect((await outbox()).at(-1)).toMatchObject({
+          kind: 'confirmation',
+          status: 'queued',
+          attempts: 1,
+          last_error: expect.stringContaining('not accepted in time'),
+        }),
+      WAIT,
+    );
+  });
+});
+
+describe('npm run requests with the hosted settings', () => {
+  it('prints, per version, how many subscribers were told, through the service-only function', async () => {
+    // Not spawnSync: the stand-in's database answers from this process.
+    const { stdout } = await promisify(execFile)(process.execPath, [path.join(APP_ROOT, 'scripts', 'requests.ts')], {
+      cwd: APP_ROOT,
+      env: { ...process.env, NEXT_PUBLIC_SUPABASE_URL: stack.url, SUPABASE_SECRET_KEY: stack.secretKey },
     });
+    const cells = stdout
+      .split('\n')
+      .find((line) => line.includes("'2027-01-15'"))
+      ?.split('│')
+      .map((cell) => cell.trim());
+    // index, version, announced, withdrawn, told, first sent, last sent, pending, failed, cancelled
+    expect(cells?.slice(2, 11)).toEqual([
+      "'2027-01-15'",
+      expect.any(String),
+      "'–'",
+      '3',
+      expect.any(String),
+      expect.any(String),
+      '0',
+      '0',
+      '0',
+    ]);
   });
 });
 

@@ -8,10 +8,8 @@ import { changesPath, ROUTES, versionPath, withToken } from '@/lib/public-pages'
 import { isEmailAddress } from '@/lib/support/validation';
 
 import { renderHtml, renderText, type Body } from './body';
+import type { MailCopy } from './copy-cache';
 import type { ClaimedMail } from './outbox';
-
-/** What the senders read from Site settings for every email. */
-export type MailCopy = { productName: string; words: SubscriptionCopy };
 
 /** One email, ready for the transport (lib/mail/transport.ts). */
 export type Mail = {

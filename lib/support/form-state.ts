@@ -9,11 +9,12 @@ export type FormState<Fields> =
   | { status: 'error'; message: FormMessage; fields: Fields };
 
 /**
- * What a link of the emails comes to (lib/support/subscriptions.ts): its page says which, in the
- * editor's words. `error`: the store failed; the button stays, to try again.
+ * What following a link of the emails comes to (lib/support/subscriptions.ts), each a page of its own
+ * (app/(site)/subscription/[result]) in the editor's words. `failed`: the store failed; the link still works.
  */
-export type LinkResult = 'confirmed' | 'used' | 'expired' | 'invalid' | 'unsubscribed';
-export type LinkState = { status: 'idle' } | { status: 'done'; result: LinkResult } | { status: 'error'; message: FormMessage };
+export const LINK_RESULTS = ['confirmed', 'unsubscribed', 'used', 'expired', 'invalid', 'failed'] as const;
+export type LinkResult = (typeof LINK_RESULTS)[number];
+export const isLinkResult = (value: string): value is LinkResult => (LINK_RESULTS as readonly string[]).includes(value);
 
 export type RequestFields = { email: string; subject: string; message: string };
 export type SubscribeFields = { email: string };

@@ -46,6 +46,8 @@ const FIELDS: Record<SubscriptionCopyKey, Field> = {
   usedText: { title: 'A confirmation link used already: text', max: 300, multiline: true, tokens: PRODUCT },
   expiredHeading: { title: 'A confirmation link older than 7 days: heading', max: 80 },
   expiredText: { title: 'A confirmation link older than 7 days: text', max: 300, multiline: true, tokens: PRODUCT },
+  failedHeading: { title: 'A link that could not be followed just now (the store failed): heading', max: 80 },
+  failedText: { title: 'A link that could not be followed just now: text', max: 300, multiline: true, tokens: PRODUCT },
 };
 
 /**

@@ -1,10 +1,10 @@
-import { getSettings, getSubscriptionCopy } from '@/lib/content';
+import { getSubscriptionCopy } from '@/lib/content';
 import { LINK_RESULT_WORDS } from '@/lib/content/subscription-copy';
 import { readBody, REFUSAL_STATUS } from '@/lib/http/read-body';
 import { REFUSALS } from '@/lib/http/refusals';
 import { ROUTES, TOKEN_PARAM, withToken } from '@/lib/public-pages';
 import { StoreError } from '@/lib/support/errors';
-import { messageText } from '@/lib/support/messages';
+import type { LinkResult } from '@/lib/support/form-state';
 import { unsubscribe } from '@/lib/support/subscriptions';
 
 /**
@@ -37,17 +37,20 @@ export async function POST(request: Request) {
   if (!body.ok) return text(REFUSALS.unreadable.message, REFUSAL_STATUS[body.refusal]);
   if (!(await isOneClick(request, body.bytes))) return text(REFUSALS.unreadable.message, REFUSALS.unreadable.status);
   const token = new URL(request.url).searchParams.get(TOKEN_PARAM) ?? '';
+  let result: LinkResult;
   try {
-    const result = await unsubscribe(token);
-    const words = await getSubscriptionCopy();
-    const [heading, detail] = LINK_RESULT_WORDS[result];
-    return text(`${words[heading]}\n${words[detail]}`, result === 'unsubscribed' ? 200 : 404);
+    result = await unsubscribe(token);
   } catch (error) {
     if (!(error instanceof StoreError)) console.error('one-click unsubscribe failed unexpectedly', error);
-    const { messages } = await getSettings();
-    return text(messageText(messages, { code: 'failed' }), 503, { 'retry-after': '60' });
+    result = 'failed';
   }
+  const words = await getSubscriptionCopy();
+  const [heading, detail] = LINK_RESULT_WORDS[result];
+  return text(`${words[heading]}\n${words[detail]}`, STATUS[result] ?? 404, result === 'failed' ? { 'retry-after': '60' } : {});
 }
+
+/** The answer's status: done, or to be tried again later; anything else is a link that names no subscriber. */
+const STATUS: Partial<Record<LinkResult, number>> = { unsubscribed: 200, failed: 503 };
 
 export async function GET(request: Request) {
   const token = new URL(request.url).searchParams.get(TOKEN_PARAM) ?? '';

@@ -23,7 +23,7 @@ const VERSION = '2027-06-01';
 const CLIENT = 'smtp-server (testkit/smtp.ts): the messages it accepted, by Message-ID and recipient';
 
 /** The subscriber a notice of VERSION goes to, by its Message-ID; null for any other message. */
-const NOTICE = new RegExp(`^Message-ID: <notice\\.${VERSION}\\.([0-9a-f-]{36})@`, 'mi');
+const NOTICE = new RegExp(`^Message-ID:\\s*<notice\\.${VERSION}\\.([0-9a-f-]{36})@`, 'mi');
 
 /** Confirmed subscribers straight into the table (triggers off: no confirmation emails, no quota). */
 async function addSubscribers(supabase: SupabaseStack, count: number) {

@@ -263,9 +263,9 @@ test('with Redis stopped, the instance a publish is sent to shows it and the oth
 const SUBSCRIBERS = 24;
 const VERSION = '2027-06-01';
 
-/** The subscriber a message of the SMTP server is a notice of VERSION to (its Message-ID says), or null. */
+/** The subscriber a message of the SMTP server is a notice of VERSION to (its Message-ID says, maybe on a folded line), or null. */
 const noticeTo = (raw: Buffer) =>
-  new RegExp(`^Message-ID: <notice\\.${VERSION}\\.([0-9a-f-]{36})@`, 'mi').exec(raw.toString())?.[1] ?? null;
+  new RegExp(`^Message-ID:\\s*<notice\\.${VERSION}\\.([0-9a-f-]{36})@`, 'mi').exec(raw.toString())?.[1] ?? null;
 
 /** The notices the SMTP server holds now (not accepted) that the instance with process `pid` is sending. */
 async function heldNotices(pid: number): Promise<number> {

@@ -63,7 +63,6 @@ test("a sign-up's confirmation email: both parts, RFC 8058 headers, and a link w
   await expect(page).toHaveURL(linkResultPath('confirmed'));
   await expect(page.getByRole('link', { name: SEED_CHROME.backHome })).toBeVisible();
   expect(await axeViolations(page)).toEqual([]);
-  expect(await status(email)).toBe('confirmed');
 
   // The same link again: the same answer, nothing more.
   await follow(page, confirmLink!, WORDS.confirmLink, WORDS.confirmedHeading);
@@ -82,12 +81,9 @@ test.describe('without JavaScript', () => {
     const [confirmLink, unsubscribeLink] = (await mailTo(email)).textLinks;
 
     await follow(page, confirmLink!, WORDS.confirmLink, WORDS.confirmedHeading);
-    expect(await status(email)).toBe('confirmed');
     await page.goto(onServer(unsubscribeLink!));
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(WORDS.unsubscribeHeading);
-    expect(await axeViolations(page)).toEqual([]);
     await follow(page, unsubscribeLink!, WORDS.unsubscribeLink, WORDS.unsubscribedHeading);
-    expect(await status(email)).toBe('unsubscribed');
     await follow(page, confirmLink!, WORDS.confirmLink, WORDS.usedHeading);
     expect(await status(email)).toBe('unsubscribed');
   });

@@ -15,8 +15,8 @@ export async function mailTo(to: string): Promise<ReadMail> {
   return found!;
 }
 
-/** A link of the emails as a path on the server under test (the build's NEXT_PUBLIC_SITE_URL may name another origin). */
+/** A link of the emails (or a path) as a path on the server under test (the build's NEXT_PUBLIC_SITE_URL may name another origin). */
 export const onServer = (link: string) => {
-  const url = new URL(link);
+  const url = new URL(link, 'http://server.invalid');
   return `${url.pathname}${url.search}`;
 };

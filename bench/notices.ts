@@ -9,12 +9,12 @@
  */
 import path from 'node:path';
 
-import { startSupabaseStack, supabaseEnv, type SupabaseStack } from '../testkit/postgrest-harness.ts';
+import { addConfirmedSubscribers, startSupabaseStack, supabaseEnv, type SupabaseStack } from '../testkit/postgrest-harness.ts';
 import { postForm } from '../testkit/forms.ts';
-import { freePort, sleep } from '../testkit/processes.ts';
+import { sleep } from '../testkit/processes.ts';
 import { startSmtpServer, type SmtpServer } from '../testkit/smtp.ts';
-import { startStack, type Stack } from '../testkit/stack.ts';
-import { privateSite } from './lib/servers.ts';
+import type { Stack } from '../testkit/stack.ts';
+import { privateSite, privateStack } from './lib/servers.ts';
 import { withTempDir } from './lib/temp-dir.ts';
 import { envInt, round, type Report } from './report.ts';
 
@@ -24,15 +24,6 @@ const CLIENT = 'smtp-server (testkit/smtp.ts): the messages it accepted, by Mess
 
 /** The subscriber a notice of VERSION goes to, by its Message-ID; null for any other message. */
 const NOTICE = new RegExp(`^Message-ID:\\s*<notice\\.${VERSION}\\.([0-9a-f-]{36})@`, 'mi');
-
-/** Confirmed subscribers straight into the table (triggers off: no confirmation emails, no quota). */
-async function addSubscribers(supabase: SupabaseStack, count: number) {
-  await supabase.query(
-    `set session_replication_role = replica;
-     insert into public.newsletter_subscribers (email, status, confirmed_at, unsubscribe_token)
-       select 'reader' || n || '@example.com', 'confirmed', now(), private.new_token() from generate_series(1, ${count}) n`,
-  );
-}
 
 /** Waits until `count` notices are accepted (or nothing new arrives for a minute); returns when the last one came. */
 async function lastNotice(smtp: SmtpServer, count: number): Promise<{ at: number; notices: string[] }> {
@@ -75,18 +66,10 @@ export async function measure(): Promise<Report> {
     const smtp = await startSmtpServer();
     const supabase = await startSupabaseStack({ database: 'postgres' });
     try {
-      await addSubscribers(supabase, subscribers);
+      await addConfirmedSubscribers(supabase, subscribers, 'reader');
       const site = await privateSite(dir, log);
       const env = { ...process.env, ...site.env, ...supabaseEnv(supabase), DATA_DIR: path.join(dir, 'data'), SMTP_URL: smtp.url };
-      const stack = await startStack({
-        port: await freePort(),
-        instances,
-        runDir: path.join(dir, 'run'),
-        env,
-        build: 'never',
-        paths: site.paths,
-        log,
-      });
+      const stack = await privateStack(dir, site, instances, env, log);
       try {
         return await send(stack, supabase, smtp, subscribers);
       } finally {

@@ -263,3 +263,17 @@ async function withGateway(
     close,
   };
 }
+
+/**
+ * `count` confirmed subscribers, `<prefix><n>@example.com`, straight into the table with its triggers off (the
+ * PostgreSQL stack: one psql session for both statements):
+ * no confirmation email is queued and no quota counted, as if each had confirmed long ago.
+ */
+export async function addConfirmedSubscribers(stack: Pick<SupabaseStack, 'query'>, count: number, prefix: string): Promise<void> {
+  await stack.query(
+    `set session_replication_role = replica;
+     insert into public.newsletter_subscribers (email, status, confirmed_at, unsubscribe_token)
+       select $1 || n || '@example.com', 'confirmed', now(), private.new_token() from generate_series(1, $2::int) n`,
+    [prefix, count],
+  );
+}

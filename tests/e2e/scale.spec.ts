@@ -7,7 +7,13 @@ import { expect, test } from '@playwright/test';
 
 import { seedCopy } from '../../testkit/dataset.ts';
 import { outcome, postForm, type FormAnswer } from '../../testkit/forms.ts';
-import { LIFTED_QUOTAS, startSupabaseStack, supabaseEnv, type SupabaseStack } from '../../testkit/postgrest-harness.ts';
+import {
+  addConfirmedSubscribers,
+  LIFTED_QUOTAS,
+  startSupabaseStack,
+  supabaseEnv,
+  type SupabaseStack,
+} from '../../testkit/postgrest-harness.ts';
 import { freePort } from '../../testkit/processes.ts';
 import { PUBLISHED_PAGE, timePublish, visibleAfter } from '../../testkit/publish-timing.ts';
 import { startRedis, type RedisServer } from '../../testkit/redis.ts';
@@ -279,16 +285,12 @@ async function heldNotices(pid: number): Promise<number> {
 }
 
 /**
- * Confirmed subscribers (straight into the table, triggers off: no confirmation mail), and a material
+ * Confirmed subscribers (testkit: no confirmation mail), and a material
  * version announced to them as lib/mail/notices.ts announces it, while the SMTP server holds every
  * message; a sign-up posted to instance B wakes its sender at once (A's finds the work within its poll).
  */
 async function announceWhileHolding(b: { origin: string }) {
-  await supabase.query(
-    `set session_replication_role = replica;
-     insert into public.newsletter_subscribers (email, status, confirmed_at, unsubscribe_token)
-       select 'notice-' || n || '-${RUN}@example.com', 'confirmed', now(), private.new_token() from generate_series(1, ${SUBSCRIBERS}) n`,
-  );
+  await addConfirmedSubscribers(supabase, SUBSCRIBERS, `notice-${RUN}-`);
   smtp.hold();
   const announced = await supabase.query<{ queued: number }>(`select public.mail_announce($1, 'What changes.', now()) as queued`, [
     VERSION,

@@ -1,10 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import type { FunctionArgs, StoreFunction } from '@/lib/support/database.types';
 import { callAs, insertAsAnon, openStore, type CallRole } from '@/lib/support/pglite';
+import { preparedDataDir, storeDir } from '@/testkit/store';
 
 /**
  * The subscription's rules (issue 52) on a real Postgres (PGlite, in memory) with every migration: a
@@ -12,11 +16,17 @@ import { callAs, insertAsAnon, openStore, type CallRole } from '@/lib/support/pg
  * outbox and notices, as the app's senders and the announcement call them.
  */
 let db: PGlite;
+let dir: string;
 
 beforeAll(async () => {
-  db = await openStore(undefined);
+  // A copy of the migrated template: quicker than migrating a new database (testkit/store.ts).
+  dir = await preparedDataDir(await mkdtemp(path.join(tmpdir(), 'subscriptions-')));
+  db = await openStore(storeDir(dir), { fsync: false });
 }, 60_000);
-afterAll(async () => db.close());
+afterAll(async () => {
+  await db.close();
+  await rm(dir, { recursive: true, force: true });
+});
 
 beforeEach(async () => {
   await db.exec(`

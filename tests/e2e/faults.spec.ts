@@ -223,6 +223,8 @@ test.describe('one store', () => {
     });
     expect(requests.status, requests.stderr).toBe(0);
     expect(requests.stdout).toContain(values.email);
+    // And, for legal reviewers, the notices per version of the privacy policy (none announced here).
+    expect(requests.stdout).toContain('no version has been announced to subscribers');
   });
 
   test('a server killed with SIGKILL under 20 clients loses no acknowledged request and doubles none; the restart opens the store as it is', async () => {

@@ -64,9 +64,8 @@ test("a sign-up's confirmation email: both parts, RFC 8058 headers, and a link w
   await expect(page.getByRole('link', { name: SEED_CHROME.backHome })).toBeVisible();
   expect(await axeViolations(page)).toEqual([]);
 
-  // The same link again: the same answer, nothing more.
+  // The same link again: the same answer (the database's: supabase/subscriptions.test.ts), nothing more.
   await follow(page, confirmLink!, WORDS.confirmLink, WORDS.confirmedHeading);
-  expect(await status(email)).toBe('confirmed');
 });
 
 test.describe('without JavaScript', () => {
@@ -106,7 +105,6 @@ test("a mail client's one-click unsubscribe (RFC 8058, no Origin) works from the
     expect(answer.headers()['cache-control']).toBe('no-store');
     expect(await answer.text()).toContain(WORDS.unsubscribedHeading);
   }
-  expect(await status(email)).toBe('unsubscribed');
 
   const forged = randomBytes(32).toString('base64url');
   const refused = await post(`${ROUTES.oneClick}?token=${forged}`);

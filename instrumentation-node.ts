@@ -35,7 +35,8 @@ async function followPolicyFromStart(): Promise<void> {
 /**
  * The server's start (instrumentation.ts): the configuration is checked, every request is given the
  * client address the server can vouch for, a redirect one Location header, and the embedded store is opened, so a mistyped setting or a
- * store another server holds shows at start, not at the first submission.
+ * store another server holds shows at start, not at the first submission. Then this instance's mail
+ * sender starts (lib/mail/sender.ts), on either content path.
  */
 export async function start(): Promise<void> {
   // `next build` prerenders with no store.
@@ -46,11 +47,13 @@ export async function start(): Promise<void> {
     const { installSingleLocation } = await import('@/lib/http/single-location');
     const { openStoreAtStart } = await import('@/lib/support/store');
     const { sanityConfig } = await import('@/lib/env/public');
+    const { startMailSender } = await import('@/lib/mail/sender');
     await checkConfiguration();
     installTrustProxy(trustedProxyHops());
     installSingleLocation();
     await openStoreAtStart();
     if (!sanityConfig()) await startLocalLake();
+    startMailSender();
   } catch (error) {
     // Next logs a throw from register() but keeps serving (checked with next start 16.4): a server
     // that would fail every visitor must not look healthy, so it stops here, with the reason.

@@ -30,6 +30,7 @@ const nextConfig: NextConfig = {
       './lib/app-root.mjs',
       './lib/support/pglite-worker.mjs',
       './lib/support/pglite-core.mjs',
+      './lib/support/pglite-call.mjs',
       './supabase/migrate.mjs',
       './supabase/bootstrap.sql',
       './supabase/migrations/*.sql',

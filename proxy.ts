@@ -5,6 +5,7 @@ import { readBody } from '@/lib/http/read-body';
 import { refusalPage } from '@/lib/http/refusal-page';
 import { REFUSALS } from '@/lib/http/refusals';
 import { ROUTES } from '@/lib/public-pages';
+import { isLinkResult } from '@/lib/support/form-state';
 
 /**
  * Posts that Next's server-action handler would answer with a 500 get a plain 4xx page a person can
@@ -18,6 +19,10 @@ import { ROUTES } from '@/lib/public-pages';
  * could reach an action has one of them, and a page load has neither, so page loads never pay for this.
  * Paths with a trailing slash come here too: Next's own redirect for them carries no configured headers
  * (next.config.ts turns it off); this one gets them like any response.
+ *
+ * One post is meant to come from no page at all: a mail client's one-click unsubscribe (RFC 8058) to the
+ * URL of the emails' List-Unsubscribe header. It reaches that one route, which reads and checks its body
+ * itself, and no action: it carries no Next-Action header.
  */
 
 /**
@@ -25,6 +30,10 @@ import { ROUTES } from '@/lib/public-pages';
  * or a page of their list (/page/<n>).
  */
 const VERSION_PAGE = new RegExp(`^${ROUTES.versions}/([^/]+)(?:/changes|/([^/]+))?$`);
+/** A page under /subscription: the two links' pages, and the answers they come to (lib/support/form-state.ts). */
+const SUBSCRIPTION_PAGE = new RegExp(`^${ROUTES.subscription}/([^/]+)$`);
+const LINK_PAGES: ReadonlySet<string> = new Set([ROUTES.confirm, ROUTES.unsubscribe]);
+
 /** Matches no route: Next answers it with the site's 404 page, which it renders once, not per path. */
 const NOT_FOUND_PATH = '/_not-found';
 
@@ -59,7 +68,11 @@ export async function proxy(request: NextRequest): Promise<Response> {
   const version = url.pathname === ROUTES.feed ? null : VERSION_PAGE.exec(url.pathname);
   if (version && !(version[1] === 'page' ? mayNamePage(version[2] ?? '') : mayNameVersion(version[1]!, new Date())))
     return NextResponse.rewrite(new URL(NOT_FOUND_PATH, url));
+  // The same for the answers of the emails' links: six names, each prerendered.
+  const answer = SUBSCRIPTION_PAGE.exec(url.pathname)?.[1];
+  if (answer && !LINK_PAGES.has(url.pathname) && !isLinkResult(answer)) return NextResponse.rewrite(new URL(NOT_FOUND_PATH, url));
   if (request.method !== 'POST') return NextResponse.next();
+  if (url.pathname === ROUTES.oneClick && !request.headers.has('next-action')) return NextResponse.next();
   if (!fromThisSite(request)) return refusalPage(REFUSALS.crossSite);
 
   const contentType = request.headers.get('content-type') ?? '';
@@ -98,7 +111,8 @@ export const config = {
     { source: '/((?!_next/|api/).*)', has: [{ type: 'header', key: 'next-action' }] },
     { source: '/((?!_next/|api/).*)', has: [{ type: 'header', key: 'content-type' }] },
     { source: '/:path+/' },
-    // Pages of the policy's versions (above): cheap for the few who read them.
+    // Pages of the policy's versions and of the subscription's answers (above): cheap for the few who read them.
     { source: '/privacy/versions/:path+' },
+    { source: '/subscription/:path' },
   ],
 };

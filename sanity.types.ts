@@ -335,6 +335,36 @@ export type SiteSettings = {
     subject?: string;
     message?: string;
   };
+  subscription?: {
+    confirmSubject?: string;
+    confirmText?: string;
+    confirmLink?: string;
+    confirmIgnore?: string;
+    noticeSubject?: string;
+    noticeText?: string;
+    noticeSummaryLabel?: string;
+    noticeVersionLink?: string;
+    noticeChangesLink?: string;
+    emailFooter?: string;
+    unsubscribeLink?: string;
+    pendingLabel?: string;
+    confirmHeading?: string;
+    confirmIntro?: string;
+    confirmedHeading?: string;
+    confirmedText?: string;
+    unsubscribeHeading?: string;
+    unsubscribeIntro?: string;
+    unsubscribedHeading?: string;
+    unsubscribedText?: string;
+    invalidHeading?: string;
+    invalidText?: string;
+    usedHeading?: string;
+    usedText?: string;
+    expiredHeading?: string;
+    expiredText?: string;
+    failedHeading?: string;
+    failedText?: string;
+  };
 };
 
 export type SanityImagePaletteSwatch = {
@@ -548,6 +578,43 @@ export type SETTINGS_QUERY_RESULT = {
     email?: string;
     subject?: string;
     message?: string;
+  } | null;
+} | null;
+
+// Source: lib/content/queries.ts
+// Variable: SUBSCRIPTION_COPY_QUERY
+// Query: *[_type == "siteSettings"][0]{ productName, subscription }
+export type SUBSCRIPTION_COPY_QUERY_RESULT = {
+  productName: string | null;
+  subscription: {
+    confirmSubject?: string;
+    confirmText?: string;
+    confirmLink?: string;
+    confirmIgnore?: string;
+    noticeSubject?: string;
+    noticeText?: string;
+    noticeSummaryLabel?: string;
+    noticeVersionLink?: string;
+    noticeChangesLink?: string;
+    emailFooter?: string;
+    unsubscribeLink?: string;
+    pendingLabel?: string;
+    confirmHeading?: string;
+    confirmIntro?: string;
+    confirmedHeading?: string;
+    confirmedText?: string;
+    unsubscribeHeading?: string;
+    unsubscribeIntro?: string;
+    unsubscribedHeading?: string;
+    unsubscribedText?: string;
+    invalidHeading?: string;
+    invalidText?: string;
+    usedHeading?: string;
+    usedText?: string;
+    expiredHeading?: string;
+    expiredText?: string;
+    failedHeading?: string;
+    failedText?: string;
   } | null;
 } | null;
 
@@ -1103,6 +1170,36 @@ export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
         subject?: string;
         message?: string;
       };
+      subscription?: {
+        confirmSubject?: string;
+        confirmText?: string;
+        confirmLink?: string;
+        confirmIgnore?: string;
+        noticeSubject?: string;
+        noticeText?: string;
+        noticeSummaryLabel?: string;
+        noticeVersionLink?: string;
+        noticeChangesLink?: string;
+        emailFooter?: string;
+        unsubscribeLink?: string;
+        pendingLabel?: string;
+        confirmHeading?: string;
+        confirmIntro?: string;
+        confirmedHeading?: string;
+        confirmedText?: string;
+        unsubscribeHeading?: string;
+        unsubscribeIntro?: string;
+        unsubscribedHeading?: string;
+        unsubscribedText?: string;
+        invalidHeading?: string;
+        invalidText?: string;
+        usedHeading?: string;
+        usedText?: string;
+        expiredHeading?: string;
+        expiredText?: string;
+        failedHeading?: string;
+        failedText?: string;
+      };
     }
   | {
       _id: string;
@@ -1149,6 +1246,7 @@ import '@sanity/client';
 declare module '@sanity/client' {
   interface SanityQueries {
     '*[_type == "siteSettings"][0]{\n  productName,\n  description,\n  radiusMiles,\n  appStoreUrl,\n  appStoreFallback,\n  playStoreUrl,\n  playStoreFallback,\n  headerLinks[]{ _key, label, href },\n  footerColumns[]{ _key, title, links[]{ _key, label, href } },\n  supportHours,\n  replyTime,\n  chrome,\n  notFound,\n  errorPage,\n  formMessages,\n  fieldNames\n}': SETTINGS_QUERY_RESULT;
+    '*[_type == "siteSettings"][0]{ productName, subscription }': SUBSCRIPTION_COPY_QUERY_RESULT;
     '*[_type == "landingPage"][0]{\n  hero{ headline, text, appStoreLabel, playStoreLabel, scrollLabel },\n  features{ heading, intro, cards[]{ _key, title, text, icon } },\n  experience{ heading, intro, steps[]{ _key, title, text } },\n  faq{ heading, items[]{ _key, question, answer } },\n  stayUpdated{ heading, text, emailLabel, placeholder, buttonLabel, pendingLabel, successMessage },\n  seo{ title, description }\n}': LANDING_PAGE_QUERY_RESULT;
     '*[_type == "supportPage"][0]{\n  heading,\n  intro,\n  cards[]{ _key, title, text, modalTitle, requestType },\n  contact{ heading, text, replyTimeLabel, hoursLabel },\n  form,\n  faqHeading,\n  faq[]{ _key, question, answer },\n  seo{ title, description }\n}': SUPPORT_PAGE_QUERY_RESULT;
     '*[_type == "privacyPolicy"][0]{\n  title,\n  lastUpdated,\n  lastUpdatedLabel,\n  summary,\n  sections[]{ _key, heading, body },\n  seo{ title, description },\n  versions,\n  "previousDate": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < ^.lastUpdated] | order(date desc)[0].date\n}': PRIVACY_POLICY_QUERY_RESULT;

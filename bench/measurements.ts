@@ -117,6 +117,13 @@ export const MEASUREMENTS: Measurement[] = [
     load: () => import('./hostile/measure.ts'),
   },
   {
+    name: 'notices',
+    what: "a material version of the privacy policy announced to 10,000 confirmed subscribers (NOTICES_SUBSCRIBERS), the notices sent by two instances (NOTICES_INSTANCES) of the build behind nginx, sharing the Supabase stand-in over Debian's PostgreSQL, to the test SMTP server: time to the last one accepted, rate, each instance's share",
+    target: 'every subscriber exactly one notice',
+    client: 'smtp-server (testkit/smtp.ts) counting what it accepted',
+    load: () => import('./notices.ts'),
+  },
+  {
     name: 'load',
     what: '20 and 50 concurrent clients for 60 s on / and the support form, then faults: the hosted store down and back, PostgREST frozen, the server SIGKILLed and restarted',
     target: 'lost = 0 and doubled = 0 in every phase',

@@ -12,13 +12,11 @@
  */
 import path from 'node:path';
 
-import { startSupabaseStack } from '../testkit/postgrest-harness.ts';
-import { freePort } from '../testkit/processes.ts';
+import { startSupabaseStack, supabaseEnv } from '../testkit/postgrest-harness.ts';
 import { measurePublishes } from '../testkit/publish-timing.ts';
 import { startRedis } from '../testkit/redis.ts';
-import { startStack } from '../testkit/stack.ts';
 import { publishRow } from './lib/publish-row.ts';
-import { privateSite } from './lib/servers.ts';
+import { privateSite, privateStack } from './lib/servers.ts';
 import { withTempDir } from './lib/temp-dir.ts';
 import { envInt, type Report } from './report.ts';
 
@@ -33,8 +31,7 @@ async function withSharedStore<T>(instances: number, run: (env: Record<string, s
     try {
       return await run({
         REDIS_URL: redis.url,
-        NEXT_PUBLIC_SUPABASE_URL: supabase.url,
-        NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: supabase.publishableKey,
+        ...supabaseEnv(supabase),
       });
     } finally {
       await supabase.close();
@@ -51,15 +48,7 @@ export async function measure(): Promise<Report> {
     withSharedStore(instances, async (shared) => {
       const site = await privateSite(dir, log);
       const env = { ...process.env, ...site.env, ...shared, DATA_DIR: path.join(dir, 'data') };
-      const stack = await startStack({
-        port: await freePort(),
-        instances,
-        runDir: path.join(dir, 'run'),
-        env,
-        build: 'never',
-        paths: site.paths,
-        log,
-      });
+      const stack = await privateStack(dir, site, instances, env, log);
       try {
         // One instance: what visitors see, through nginx. Several: each instance asked directly, and nginx.
         const watch = instances > 1 ? [...stack.apps.map((app) => app.origin), stack.url] : [stack.url];

@@ -1,6 +1,11 @@
 import type { ContentType } from '@/lib/content/types';
 
-/** The public routes, by name, so no module spells a path itself. */
+/**
+ * The public routes, by name, so no module spells a path itself. The subscription's pages (`confirm`,
+ * `unsubscribe`) and the unsubscribe of mail clients (`oneClick`, RFC 8058) are opened from the emails'
+ * links, each with its token (`withToken`); their answers are pages under `subscription` (linkResultPath).
+ * None is in the sitemap, nor is the policy's Atom feed (`feed`).
+ */
 export const ROUTES = {
   home: '/',
   support: '/support',
@@ -8,7 +13,18 @@ export const ROUTES = {
   versions: '/privacy/versions',
   /** The Atom feed of the policy's versions and announcements (issue 52). */
   feed: '/privacy/versions/feed.xml',
+  subscription: '/subscription',
+  confirm: '/subscription/confirm',
+  unsubscribe: '/subscription/unsubscribe',
+  oneClick: '/subscription/unsubscribe/one-click',
 } as const;
+
+/** The page of what following a link of the emails came to (lib/support/form-state.ts LINK_RESULTS). */
+export const linkResultPath = (result: string) => `${ROUTES.subscription}/${result}`;
+
+/** The query parameter of an email link's token. */
+export const TOKEN_PARAM = 'token';
+export const withToken = (path: string, token: string) => `${path}?${TOKEN_PARAM}=${encodeURIComponent(token)}`;
 
 /** An earlier version of the privacy policy, by its date (YYYY-MM-DD), and what changed in it. */
 export const versionPath = (date: string) => `${ROUTES.versions}/${date}`;

@@ -189,6 +189,9 @@ describe('migrate', () => {
       '20261122000100_newsletter_subscribers.sql',
       '20261123000000_support_request_repeats.sql',
       '20261124000000_quotas.sql',
+      '20261130000000_mail_outbox.sql',
+      '20261130000100_double_opt_in.sql',
+      '20261130000200_policy_notices.sql',
     ]);
   });
 });

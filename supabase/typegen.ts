@@ -3,7 +3,9 @@
  * Supabase's own `supabase gen types typescript` gives (`Database`), from supabase/migrations: they are
  * applied to an in-memory PGlite and the result read back from information_schema and the grants.
  * Row: every column as stored; Insert: the columns the public (anon) key may write (optional where the
- * column has a default or may be null); Update: nothing (the public key may not update).
+ * column has a default or may be null); Update: nothing (the public key may not update). Functions: those
+ * of schema public the public key or the service role may call (supabase-js's rpc), each with its
+ * arguments and its result; a result's values are `| null`, as SQL cannot say they are never null.
  *
  *   node supabase/typegen.ts           write the file (part of npm run typegen)
  *   node supabase/typegen.ts --check   exit 1 when the file differs from the migrations
@@ -21,6 +23,8 @@ export const DATABASE_TYPES_FILE = path.join(SUPABASE_DIR, '..', 'lib', 'support
 
 /** The role the public key maps to: its grants decide which tables and columns the site may write. */
 const PUBLIC_ROLE = 'anon';
+/** The role of the server's secret key (Supabase) or its service calls (the embedded store). */
+const SERVICE_ROLE = 'service_role';
 
 /** Postgres types as Supabase's generator maps them. */
 const TS_TYPES: Record<string, string> = {
@@ -30,24 +34,51 @@ const TS_TYPES: Record<string, string> = {
   'timestamp with time zone': 'string',
   bigint: 'number',
   integer: 'number',
+  'double precision': 'number',
   boolean: 'boolean',
 };
 
 type Column = { table_name: string; column_name: string; data_type: string; nullable: boolean; has_default: boolean; insertable: boolean };
+/** A function's parameter (mode IN) or a column of its TABLE result (mode OUT). */
+type Parameter = { routine: string; name: string; mode: 'IN' | 'OUT'; data_type: string };
+type Routine = { routine: string; data_type: string; returns_set: boolean };
 
 const NONE = '{ [_ in never]: never }';
 
-function tsType(column: Column): string {
-  const type = TS_TYPES[column.data_type];
-  if (!type)
-    throw new Error(`supabase/typegen.ts: no TypeScript type for ${column.data_type} (${column.table_name}.${column.column_name})`);
-  return column.nullable ? `${type} | null` : type;
+function baseType(dataType: string, where: string): string {
+  const type = TS_TYPES[dataType];
+  if (!type) throw new Error(`supabase/typegen.ts: no TypeScript type for ${dataType} (${where})`);
+  return type;
 }
+
+const tsType = (column: Column) => {
+  const type = baseType(column.data_type, `${column.table_name}.${column.column_name}`);
+  return column.nullable ? `${type} | null` : type;
+};
 
 const fields = (columns: Column[], optional: (column: Column) => boolean, indent: string) =>
   columns.map((column) => `${indent}${column.column_name}${optional(column) ? '?' : ''}: ${tsType(column)};`).join('\n');
 
-function render(tables: Map<string, Column[]>): string {
+/** Args and Returns of each function, as supabase-js's rpc reads them. */
+function renderFunctions(routines: Routine[], parameters: Parameter[]): string {
+  if (routines.length === 0) return NONE;
+  const of = (routine: string, mode: Parameter['mode']) => parameters.filter((p) => p.routine === routine && p.mode === mode);
+  const entries = routines.map(({ routine, data_type, returns_set }) => {
+    const args = of(routine, 'IN').map((p) => `${p.name}: ${baseType(p.data_type, `${routine}(${p.name})`)}`);
+    const columns = of(routine, 'OUT').map((p) => `${p.name}: ${baseType(p.data_type, `${routine} → ${p.name}`)} | null`);
+    const scalar = () => (data_type === 'void' ? 'undefined' : `${baseType(data_type, `${routine} →`)} | null`);
+    const returns = columns.length > 0 ? `{ ${columns.join('; ')} }${returns_set ? '[]' : ''}` : scalar();
+    return `      ${routine}: {
+        Args: ${args.length > 0 ? `{ ${args.join('; ')} }` : 'Record<PropertyKey, never>'};
+        Returns: ${returns};
+      };`;
+  });
+  return `{
+${entries.join('\n')}
+    }`;
+}
+
+function render(tables: Map<string, Column[]>, functions: string): string {
   const entries = [...tables].map(
     ([table, columns]) => `      ${table}: {
         Row: {
@@ -73,7 +104,7 @@ export type Database = {
 ${entries.join('\n')}
     };
     Views: ${NONE};
-    Functions: ${NONE};
+    Functions: ${functions};
     Enums: ${NONE};
     CompositeTypes: ${NONE};
   };
@@ -81,7 +112,31 @@ ${entries.join('\n')}
 
 export type Table = keyof Database['public']['Tables'];
 export type TableInsert<T extends Table> = Database['public']['Tables'][T]['Insert'];
+export type StoreFunction = keyof Database['public']['Functions'];
+export type FunctionArgs<F extends StoreFunction> = Database['public']['Functions'][F]['Args'];
+export type FunctionResult<F extends StoreFunction> = Database['public']['Functions'][F]['Returns'];
 `;
+}
+
+/** The functions of schema public that the public key or the service role may call, trigger functions aside. */
+async function functionsOf(db: PGlite): Promise<string> {
+  const callable = `p.pronamespace = 'public'::regnamespace and p.prorettype <> 'trigger'::regtype
+    and (has_function_privilege($1, p.oid, 'EXECUTE') or has_function_privilege($2, p.oid, 'EXECUTE'))`;
+  const routines = await db.query<Routine>(
+    `select r.routine_name as routine, r.data_type, p.proretset as returns_set
+       from information_schema.routines r join pg_proc p on r.specific_name = p.proname || '_' || p.oid
+      where ${callable} order by r.routine_name`,
+    [PUBLIC_ROLE, SERVICE_ROLE],
+  );
+  const parameters = await db.query<Parameter>(
+    `select r.routine_name as routine, a.parameter_name as name, a.parameter_mode as mode, a.data_type
+       from information_schema.parameters a
+       join information_schema.routines r on r.specific_name = a.specific_name
+       join pg_proc p on r.specific_name = p.proname || '_' || p.oid
+      where ${callable} order by a.ordinal_position`,
+    [PUBLIC_ROLE, SERVICE_ROLE],
+  );
+  return renderFunctions(routines.rows, parameters.rows);
 }
 
 /** The file's text as the migrations define it now. */
@@ -102,7 +157,7 @@ export async function generateDatabaseTypes(): Promise<string> {
     );
     const tables = new Map<string, Column[]>();
     for (const column of rows) tables.set(column.table_name, [...(tables.get(column.table_name) ?? []), column]);
-    return render(tables);
+    return render(tables, await functionsOf(db));
   } finally {
     await db.close();
   }

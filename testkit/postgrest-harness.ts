@@ -31,7 +31,12 @@ export type SupabaseStack = {
   url: string;
   /** NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: a JWT with role anon signed with PostgREST's secret, like a legacy anon key. */
   publishableKey: string;
-  /** Runs SQL as the superuser, straight on the database (to check what got stored). */
+  /** SUPABASE_SECRET_KEY: a JWT with role service_role, like a legacy service_role key. */
+  secretKey: string;
+  /**
+   * Runs SQL as the superuser, straight on the database (to check what got stored). On PGlite it shares
+   * the one session with PostgREST's connections: while the app is writing, read through `postgres`.
+   */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   /** Makes the data API unavailable (the proxy answers 503) until startPostgrest. */
   stopPostgrest(): Promise<void>;
@@ -47,12 +52,24 @@ export type SupabaseStack = {
   close(): Promise<void>;
 };
 
-/** The stack's public key: the same every run (fixed secret and claims), so it can be configured up front. */
-export function publishableKey(): string {
+/** A key of the stack for `role`, as Supabase's legacy keys are: a JWT signed with PostgREST's secret. */
+function keyFor(role: 'anon' | 'service_role'): string {
   const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  const unsigned = `${encode({ alg: 'HS256', typ: 'JWT' })}.${encode({ role: 'anon', iss: 'supabase', iat: 1_700_000_000, exp: 4_000_000_000 })}`;
+  const unsigned = `${encode({ alg: 'HS256', typ: 'JWT' })}.${encode({ role, iss: 'supabase', iat: 1_700_000_000, exp: 4_000_000_000 })}`;
   return `${unsigned}.${createHmac('sha256', JWT_SECRET).update(unsigned).digest('base64url')}`;
 }
+
+/** The stack's public key: the same every run (fixed secret and claims), so it can be configured up front. */
+export const publishableKey = () => keyFor('anon');
+/** The stack's secret key (role service_role), for the server's own calls. */
+export const secretKey = () => keyFor('service_role');
+
+/** The settings an app server needs to use `stack`: its URL, its public key and the server's secret key. */
+export const supabaseEnv = (stack: Pick<SupabaseStack, 'url' | 'publishableKey' | 'secretKey'>) => ({
+  NEXT_PUBLIC_SUPABASE_URL: stack.url,
+  NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: stack.publishableKey,
+  SUPABASE_SECRET_KEY: stack.secretKey,
+});
 
 /** The database's quotas (private.quota_limits, supabase/migrations/*_quotas.sql), for both tables. */
 export type StackQuotas = { siteMax: number; clientMax: number; windowSeconds: number };
@@ -236,6 +253,7 @@ async function withGateway(
   return {
     url: `http://127.0.0.1:${port}`,
     publishableKey: publishableKey(),
+    secretKey: secretKey(),
     query: database.query,
     stopPostgrest: postgrest.stop,
     startPostgrest: postgrest.start,
@@ -244,4 +262,18 @@ async function withGateway(
     pids: () => [database.pid, postgrest.pid()].filter((pid) => pid !== undefined),
     close,
   };
+}
+
+/**
+ * `count` confirmed subscribers, `<prefix><n>@example.com`, straight into the table with its triggers off (the
+ * PostgreSQL stack: one psql session for both statements):
+ * no confirmation email is queued and no quota counted, as if each had confirmed long ago.
+ */
+export async function addConfirmedSubscribers(stack: Pick<SupabaseStack, 'query'>, count: number, prefix: string): Promise<void> {
+  await stack.query(
+    `set session_replication_role = replica;
+     insert into public.newsletter_subscribers (email, status, confirmed_at, unsubscribe_token)
+       select $1 || n || '@example.com', 'confirmed', now(), private.new_token() from generate_series(1, $2::int) n`,
+    [prefix, count],
+  );
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 
 import type { LandingPage, PrivacyPolicy, SiteSettings, SupportPage } from '../sanity.types.ts';
 import { parseNdjson } from '../lib/content-lake/documents.ts';
+import { fillTokens } from '../lib/content/tokens.ts';
 import { messageText, toMessageCopy, type FormMessage } from '../lib/support/messages.ts';
 import { SEED_FILE } from './paths.ts';
 
@@ -52,6 +53,10 @@ export const SEED_SUBSCRIBE = texts(SEED.landing.stayUpdated, 'landingPage.stayU
 export const SEED_CHROME = texts(SEED.settings.chrome, 'siteSettings.chrome');
 export const SEED_NOT_FOUND = texts(SEED.settings.notFound, 'siteSettings.notFound');
 export const SEED_ERROR_PAGE = texts(SEED.settings.errorPage, 'siteSettings.errorPage');
+/** The subscription's emails and pages, with the product name in them as the site fills it ({date} left for the notice). */
+export const SEED_SUBSCRIPTION = fillTokens(texts(SEED.settings.subscription, 'siteSettings.subscription'), {
+  productName: SEED.settings.productName,
+});
 
 const messages = toMessageCopy(required(SEED.settings.formMessages, 'formMessages'), required(SEED.settings.fieldNames, 'fieldNames'));
 

@@ -1,6 +1,6 @@
 // The Supabase stand-in's own process, forked by testkit/supabase-process.mjs and driven over IPC:
 // { id, command: 'stop' | 'start' | 'pause' | 'resume' | 'query' | 'close', sql?, params? } in,
-// { id, result } or { id, error } out; { ready, url, publishableKey } once up.
+// { id, result } or { id, error } out; { ready, url, publishableKey, secretKey } once up.
 import { startSupabaseStack } from './postgrest-harness.ts';
 
 const stack = await startSupabaseStack();
@@ -28,4 +28,4 @@ process.on('message', async (message) => {
     process.send({ id: message.id, error: String(error?.stack ?? error) });
   }
 });
-process.send({ ready: true, url: stack.url, publishableKey: stack.publishableKey });
+process.send({ ready: true, url: stack.url, publishableKey: stack.publishableKey, secretKey: stack.secretKey });

@@ -2,7 +2,10 @@
 import type { SupabaseStack } from './postgrest-harness.ts';
 
 /** The Supabase stand-in in its own process: the harness's methods, called over IPC (so each returns a promise). */
-export type StackProcess = Pick<SupabaseStack, 'url' | 'publishableKey' | 'query' | 'stopPostgrest' | 'startPostgrest' | 'close'> & {
+export type StackProcess = Pick<
+  SupabaseStack,
+  'url' | 'publishableKey' | 'secretKey' | 'query' | 'stopPostgrest' | 'startPostgrest' | 'close'
+> & {
   pausePostgrest(): Promise<void>;
   resumePostgrest(): Promise<void>;
 };

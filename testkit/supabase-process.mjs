@@ -49,6 +49,7 @@ export async function startStack() {
   return {
     url: ready.url,
     publishableKey: ready.publishableKey,
+    secretKey: ready.secretKey,
     stopPostgrest: () => call('stop'),
     startPostgrest: () => call('start'),
     pausePostgrest: () => call('pause'),

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { startAppServer } from '../../testkit/app-server.ts';
 import { seedCopy } from '../../testkit/dataset.ts';
 import { freePort, waitForHttp } from '../../testkit/processes.ts';
+import { startStack } from '../../testkit/stack.ts';
 import { copyStandalone, startApp, type BuildPaths } from '../../testkit/standalone.ts';
 import { currentBuild, FIXTURE_DIR, fixtureBuild } from './build.ts';
 
@@ -23,6 +24,11 @@ export async function privateSite(dir: string, log: Log) {
   const contentFile = await seedCopy(dir);
   const paths = await copyStandalone(await currentBuild(log), path.join(dir, 'standalone'));
   return { paths, contentFile, secret, env: { CONTENT_FILE: contentFile, SANITY_REVALIDATE_SECRET: secret } };
+}
+
+/** serve:prod's stack (testkit/stack.ts) on a private site's copy of the build: `instances` behind nginx, on a free port. */
+export async function privateStack(dir: string, site: { paths: BuildPaths }, instances: number, env: NodeJS.ProcessEnv, log: Log) {
+  return startStack({ port: await freePort(), instances, runDir: path.join(dir, 'run'), env, build: 'never', paths: site.paths, log });
 }
 
 /** The standalone server of `paths` on its own (no nginx) on a free port, once it answers. */

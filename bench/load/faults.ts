@@ -9,6 +9,7 @@ import path from 'node:path';
 
 import { startAppServer, type AppServer } from '../../testkit/app-server.ts';
 import { sleep } from '../../testkit/processes.ts';
+import { supabaseEnv } from '../../testkit/postgrest-harness.ts';
 import { startStack, type StackProcess } from '../../testkit/supabase-process.mjs';
 import { submit, visitorFields, type Result, type Sample, type StoreCheck, type Tracker } from '../lib/load-measure.ts';
 import { agentFor, type LoadContext } from './context.ts';
@@ -106,8 +107,7 @@ export async function withHostedServer<T>(name: string, run: (stack: StackProces
   try {
     server = await startAppServer({
       DATA_DIR: dataDir,
-      NEXT_PUBLIC_SUPABASE_URL: stack.url,
-      NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: stack.publishableKey,
+      ...supabaseEnv(stack),
     });
     return await run(stack, server);
   } finally {

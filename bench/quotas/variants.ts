@@ -10,7 +10,7 @@ import { createClient } from '@supabase/supabase-js';
 
 import { insertAsAnon, openStore } from '../../lib/support/pglite-core.mjs';
 import { startAppServer, type AppServer } from '../../testkit/app-server.ts';
-import { LIFTED_QUOTAS, startSupabaseStack } from '../../testkit/postgrest-harness.ts';
+import { LIFTED_QUOTAS, startSupabaseStack, supabaseEnv } from '../../testkit/postgrest-harness.ts';
 import { cpuSeconds, treeCpuSeconds } from '../../testkit/processes.ts';
 import { buildPaths, buildState } from '../../testkit/standalone.ts';
 import { readStore, storeDir } from '../../testkit/store.ts';
@@ -177,8 +177,7 @@ const backends: Record<Backend, (dir: string, variant: Variant) => Promise<SiteS
     return {
       env: {
         DATA_DIR: path.join(dir, `${variant}-postgres`),
-        NEXT_PUBLIC_SUPABASE_URL: stack.url,
-        NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: stack.publishableKey,
+        ...supabaseEnv(stack),
       },
       pids: () => stack.pids(),
       count: async (sql, params) => (await stack.query<{ n: number }>(sql, params))[0]?.n ?? 0,

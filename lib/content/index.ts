@@ -17,12 +17,14 @@ import {
   POLICY_VERSIONS_QUERY,
   PRIVACY_POLICY_QUERY,
   SETTINGS_QUERY,
+  SUBSCRIPTION_COPY_QUERY,
   SUPPORT_PAGE_QUERY,
   TIME_ZONE_QUERY,
 } from './queries';
 import { dayIn, timeZoneOf } from './site-time';
 import { toVersionsCopy } from './version-copy';
 import { toChangesView, toVersionListView, toVersionView } from './version-views';
+import { toSubscriptionCopy } from './subscription-copy';
 import { NOT_FOUND_DEFAULTS, type NotFoundCopy } from './status-copy';
 import { toLandingView, toPrivacyView, toSettingsView, toSupportView } from './views';
 
@@ -40,6 +42,9 @@ export const getLandingPage = cache(async () => {
   const [settings, page] = await Promise.all([settingsResult(), fetchContent(LANDING_PAGE_QUERY, 'landingPage')]);
   return toLandingView(page, settings);
 });
+
+/** The words of the confirmation and unsubscribe pages (and the emails, which the senders read themselves: lib/mail/copy.ts). */
+export const getSubscriptionCopy = cache(async () => toSubscriptionCopy(await fetchContent(SUBSCRIPTION_COPY_QUERY, 'siteSettings')));
 
 export const getSupportPage = cache(async () => toSupportView(await fetchContent(SUPPORT_PAGE_QUERY, 'supportPage')));
 

@@ -25,6 +25,9 @@ export const SETTINGS_QUERY = defineQuery(`*[_type == "siteSettings"][0]{
   fieldNames
 }`);
 
+/** The subscription's words (lib/content/subscription-copy.ts): its pages, and the emails the senders write. */
+export const SUBSCRIPTION_COPY_QUERY = defineQuery(`*[_type == "siteSettings"][0]{ productName, subscription }`);
+
 export const LANDING_PAGE_QUERY = defineQuery(`*[_type == "landingPage"][0]{
   hero{ headline, text, appStoreLabel, playStoreLabel, scrollLabel },
   features{ heading, intro, cards[]{ _key, title, text, icon } },

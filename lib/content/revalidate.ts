@@ -5,11 +5,19 @@ import { after } from 'next/server';
 
 import { refreshCachedPages } from '@/lib/cache-refresh';
 import { expireTags } from '@/lib/cache/tag-expiry';
+import { forgetMailCopy } from '@/lib/mail/copy-cache';
 
 import { tagsForDocumentType, type ContentTag } from './tags';
 
-/** The cache tags a publish of documents of these types expires. */
-const tagsOf = (types: Iterable<unknown>): ContentTag[] => [...new Set([...types].flatMap(tagsForDocumentType))];
+/**
+ * The cache tags a publish of documents of these types expires. The emails' words are Site settings'
+ * too, kept by this process's mail senders outside Next's caches (lib/mail/copy.ts): they go with them.
+ */
+function tagsOf(types: Iterable<unknown>): ContentTag[] {
+  const tags = [...new Set([...types].flatMap(tagsForDocumentType))];
+  if (tags.includes('siteSettings')) forgetMailCopy();
+  return tags;
+}
 
 /**
  * The publish webhook's refresh (hosted Sanity, in the webhook's request): the tags expire, and after the

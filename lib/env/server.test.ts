@@ -7,7 +7,17 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configuredServices, siteHeaders, studioHeaders } from '../security-headers';
 import { sanityClientOptions, sanityConfig } from './public';
 import { redisLocation } from './redis';
-import { checkConfiguration, rateLimit, redisUrl, storeFsync, storeTimeoutMs } from './server';
+import {
+  checkConfiguration,
+  mailFrom,
+  rateLimit,
+  redisUrl,
+  smtpTimeoutMs,
+  smtpUrl,
+  storeFsync,
+  storeTimeoutMs,
+  supabaseSecretKey,
+} from './server';
 
 /** Every check, each message naming the variable; the start-up itself is tested over HTTP (tests/e2e/faults.spec.ts). */
 afterEach(() => vi.unstubAllEnvs());
@@ -101,13 +111,60 @@ describe('checkConfiguration', () => {
       await expect(checkConfiguration()).rejects.toThrow(`DATA_DIR ${path.join(dir, 'file', 'data')} cannot be written`);
       vi.stubEnv('NEXT_PUBLIC_SUPABASE_URL', 'ftp://example.com');
       vi.stubEnv('NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY', 'key');
-      // With Supabase the embedded store is not used, so its directory is not checked.
+      vi.stubEnv('SUPABASE_SECRET_KEY', 'secret');
+      // Without an SMTP server the emails are files in DATA_DIR, with Supabase too.
+      await expect(checkConfiguration()).rejects.toThrow('DATA_DIR');
+      vi.stubEnv('SMTP_URL', 'smtp://mail.example.com');
+      // With Supabase and an SMTP server DATA_DIR holds nothing, so it is not checked.
       await expect(checkConfiguration()).rejects.toThrow(
         /^Configuration error[^\n]*\n- NEXT_PUBLIC_SUPABASE_URL must be an http\(s\) URL[^\n]*$/,
       );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the store and email settings', () => {
+  it('SUPABASE_SECRET_KEY: required with Supabase, never the publishable key', async () => {
+    vi.stubEnv('NEXT_PUBLIC_SUPABASE_URL', 'https://project.supabase.co');
+    vi.stubEnv('NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY', 'public-key');
+    vi.stubEnv('SMTP_URL', 'smtp://mail.example.com');
+    await expect(checkConfiguration()).rejects.toThrow(/\n- SUPABASE_SECRET_KEY is not set, but NEXT_PUBLIC_SUPABASE_URL is: [^\n]*$/);
+    vi.stubEnv('SUPABASE_SECRET_KEY', 'public-key');
+    await expect(checkConfiguration()).rejects.toThrow(/\n- SUPABASE_SECRET_KEY is the publishable key[^\n]*$/);
+    vi.stubEnv('SUPABASE_SECRET_KEY', 'secret-key');
+    expect(supabaseSecretKey()).toBe('secret-key');
+    await expect(checkConfiguration()).resolves.toBeUndefined();
+  });
+
+  it('SMTP_URL: smtp:// or smtps:// with a host, refused without echoing it (it may hold a password)', () => {
+    expect(smtpUrl()).toBeUndefined();
+    vi.stubEnv('SMTP_URL', ' smtps://user:secret@smtp.example.com:465 ');
+    expect(smtpUrl()).toBe('smtps://user:secret@smtp.example.com:465');
+    for (const raw of ['https://smtp.example.com', 'smtp.example.com:25', 'smtp://', 'not a url :secret@']) {
+      vi.stubEnv('SMTP_URL', raw);
+      expect(() => smtpUrl()).toThrow('SMTP_URL must be an smtp:// or smtps:// URL such as smtps://user:password@smtp.example.com:465.');
+    }
+  });
+
+  it('MAIL_FROM: no-reply@ the site by default, else one address the forms would accept (no line breaks: no header injection)', () => {
+    vi.stubEnv('NEXT_PUBLIC_SITE_URL', 'https://hallway.example');
+    expect(mailFrom()).toBe('no-reply@hallway.example');
+    vi.stubEnv('MAIL_FROM', 'notices@hallway.example');
+    expect(mailFrom()).toBe('notices@hallway.example');
+    for (const raw of ['Hallway <notices@hallway.example>', 'notices@hallway.example\r\nBcc: all@example.com', 'nobody']) {
+      vi.stubEnv('MAIL_FROM', raw);
+      expect(() => mailFrom()).toThrow('MAIL_FROM must be an email address such as no-reply@example.com');
+    }
+  });
+
+  it('SMTP_TIMEOUT_SECONDS: 30 s by default, 1 to 300', () => {
+    expect(smtpTimeoutMs()).toBe(30_000);
+    vi.stubEnv('SMTP_TIMEOUT_SECONDS', '2.5');
+    expect(smtpTimeoutMs()).toBe(2_500);
+    vi.stubEnv('SMTP_TIMEOUT_SECONDS', '0.5');
+    expect(() => smtpTimeoutMs()).toThrow('SMTP_TIMEOUT_SECONDS must be a number from 1 to 300, got "0.5".');
   });
 });
 

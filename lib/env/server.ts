@@ -5,31 +5,17 @@ import { access, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { appPath } from '../app-root.mjs';
+import { mailFrom, smtpTimeoutMs, smtpUrl } from './mail';
 import { pair, sanityConfig, supabaseConfig } from './public';
 import { redisUrl } from './redis';
+import { numberSetting, optional } from './settings';
 
-export { redisUrl };
+export { mailFrom, redisUrl, smtpTimeoutMs, smtpUrl };
 
 /**
  * Server-only environment: secrets and local paths. Importing this from a
  * client component fails the build, which is the point.
  */
-
-function optional(name: string): string | undefined {
-  return process.env[name]?.trim() || undefined;
-}
-
-/** A number setting: digits only (no "1e3", "0x10" or "5 requests"), inside [min, max]. */
-function numberSetting(name: string, fallback: number, { min, max, whole }: { min: number; max: number; whole: boolean }): number {
-  const raw = optional(name);
-  if (raw === undefined) return fallback;
-  const kind = whole ? 'a whole number' : 'a number';
-  const value = (whole ? /^\d+$/ : /^\d+(\.\d+)?$/).test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isFinite(value) || value < min || value > max) {
-    throw new Error(`${name} must be ${kind} from ${min} to ${max}, got "${raw}".`);
-  }
-  return value;
-}
 
 const positiveInt = (name: string, fallback: number, max: number) => numberSetting(name, fallback, { min: 1, max, whole: true });
 
@@ -45,6 +31,24 @@ export const sanityBrowserToken = (): string | undefined => optional('SANITY_API
  * SANITY_API_WRITE_TOKEN, which stays off the server.
  */
 export const sanityRecordToken = (): string | undefined => optional('SANITY_API_RECORD_TOKEN');
+
+/**
+ * The Supabase project's secret key (or its legacy service_role key): the calls only the server makes,
+ * which the public key may not (the senders' outbox, announcing a version). Never in a browser bundle.
+ */
+export const supabaseSecretKey = (): string | undefined => optional('SUPABASE_SECRET_KEY');
+
+function checkSupabaseSecretKey(): void {
+  const config = supabaseConfig();
+  if (!config) return;
+  const secret = supabaseSecretKey();
+  if (!secret) {
+    throw new Error(
+      "SUPABASE_SECRET_KEY is not set, but NEXT_PUBLIC_SUPABASE_URL is: the server sends the subscribers' emails with the project's secret key (or its legacy service_role key). Set it on the server only.",
+    );
+  }
+  if (secret === config.publishableKey) throw new Error('SUPABASE_SECRET_KEY is the publishable key: set the secret (service_role) key.');
+}
 
 /** Shared secret of the Sanity webhook; absent means the webhook refuses everything. */
 export const revalidateSecret = (): string | undefined => optional('SANITY_REVALIDATE_SECRET');
@@ -159,8 +163,12 @@ export const CONFIG_CHECKS: ReadonlyArray<() => unknown> = [
   storeTimeoutMs,
   storeFsync,
   redisUrl,
-  // The embedded store and dataset are only used when no hosted backend is configured.
-  () => (supabaseConfig() ? undefined : checkDataDirWritable()),
+  checkSupabaseSecretKey,
+  smtpUrl,
+  smtpTimeoutMs,
+  mailFrom,
+  // The embedded store (no hosted backend) and the mail files (no SMTP server) live in DATA_DIR.
+  () => (supabaseConfig() && smtpUrl() ? undefined : checkDataDirWritable()),
   () => (sanityConfig() ? undefined : checkContentFileReadable()),
 ];
 

@@ -2,7 +2,7 @@
  * Logs refused requests without a line per request, so a flood of them cannot fill the disk with logs:
  * the first refusal is written at once, later ones are counted by reason and written as one summary line
  * per window. Reasons are the caller's fixed messages, never request input, so the counts hold a handful
- * of keys whatever arrives.
+ * of keys whatever arrives. `verb` words other events counted the same way (the mail senders' failures).
  */
 
 export const REFUSAL_LOG_WINDOW_MS = 60_000;
@@ -14,7 +14,8 @@ export function createRefusalLog<Reason extends string>(
   {
     windowMs = REFUSAL_LOG_WINDOW_MS,
     write = (line: string) => console.error(line),
-  }: { windowMs?: number; write?: (line: string) => void } = {},
+    verb = 'refused',
+  }: { windowMs?: number; write?: (line: string) => void; verb?: string } = {},
 ): RefusalLog<Reason> {
   // null while no window is open: the next refusal is written at once and opens one.
   let counts: Map<Reason, number> | null = null;
@@ -26,14 +27,14 @@ export function createRefusalLog<Reason extends string>(
       counts = null;
       return;
     }
-    write(`${label}: ${total} more refused in the last ${windowMs / 1000} s (${summary.join('; ')})`);
+    write(`${label}: ${total} more ${verb} in the last ${windowMs / 1000} s (${summary.join('; ')})`);
     counts = new Map();
     setTimeout(closeWindow, windowMs);
   }
 
   return (reason) => {
     if (counts === null) {
-      write(`${label} refused: ${reason}`);
+      write(`${label} ${verb}: ${reason}`);
       counts = new Map();
       setTimeout(closeWindow, windowMs);
       return;

@@ -3,6 +3,7 @@
 import { headers } from 'next/headers';
 
 import { rateLimit } from '@/lib/env/server';
+import { nudgeMailSender } from '@/lib/mail/sender';
 
 import { quotaKey } from '@/lib/http/client-address';
 
@@ -85,5 +86,8 @@ export async function subscribe(_previous: FormState<SubscribeFields>, formData:
   if (isBot(formData)) return { status: 'success' };
   const subscriber = validateSubscriber(formData);
   if (!subscriber.ok) return { status: 'error', message: subscriber.message, fields };
-  return store(fields, (clientKey) => saveSubscriber(subscriber.value.email, clientKey));
+  const state = await store(fields, (clientKey) => saveSubscriber(subscriber.value.email, clientKey));
+  // Whether a confirmation was queued, only the database knows: the sender looks either way, after the answer.
+  if (state.status === 'success') nudgeMailSender();
+  return state;
 }

@@ -6,9 +6,16 @@ export type Database = {
     Tables: {
       newsletter_subscribers: {
         Row: {
+          confirm_token_hash: string | null;
+          confirmation_requested_at: string | null;
+          confirmations: number;
+          confirmed_at: string | null;
           created_at: string;
           email: string;
           id: string;
+          status: string;
+          unsubscribe_token: string;
+          unsubscribed_at: string | null;
         };
         Insert: {
           email: string;
@@ -41,7 +48,48 @@ export type Database = {
       };
     };
     Views: { [_ in never]: never };
-    Functions: { [_ in never]: never };
+    Functions: {
+      confirm_subscription: {
+        Args: { token: string };
+        Returns: string | null;
+      };
+      mail_announce: {
+        Args: { version_date: string; summary: string; announced_at: string };
+        Returns: number | null;
+      };
+      mail_claim: {
+        Args: { worker: string; max_rows: number; lease_seconds: number; max_attempts: number };
+        Returns: { outbox_id: number | null; kind: string | null; attempt: number | null; ref: string | null; subscriber_id: string | null; email: string | null; token: string | null; unsubscribe_token: string | null; summary: string | null }[];
+      };
+      mail_failed: {
+        Args: { outbox_id: number; attempt: number; error: string; retry_seconds: number; give_up: boolean };
+        Returns: undefined;
+      };
+      mail_next_due: {
+        Args: Record<PropertyKey, never>;
+        Returns: number | null;
+      };
+      mail_purge: {
+        Args: { max_rows: number };
+        Returns: number | null;
+      };
+      mail_sent: {
+        Args: { outbox_id: number; message_id: string; smtp_response: string };
+        Returns: undefined;
+      };
+      mail_withdraw: {
+        Args: { version_date: string };
+        Returns: number | null;
+      };
+      notice_summary: {
+        Args: Record<PropertyKey, never>;
+        Returns: { version_date: string | null; announced_at: string | null; withdrawn_at: string | null; told: number | null; first_sent: string | null; last_sent: string | null; pending: number | null; failed: number | null; cancelled: number | null }[];
+      };
+      unsubscribe: {
+        Args: { token: string };
+        Returns: string | null;
+      };
+    };
     Enums: { [_ in never]: never };
     CompositeTypes: { [_ in never]: never };
   };
@@ -49,3 +97,6 @@ export type Database = {
 
 export type Table = keyof Database['public']['Tables'];
 export type TableInsert<T extends Table> = Database['public']['Tables'][T]['Insert'];
+export type StoreFunction = keyof Database['public']['Functions'];
+export type FunctionArgs<F extends StoreFunction> = Database['public']['Functions'][F]['Args'];
+export type FunctionResult<F extends StoreFunction> = Database['public']['Functions'][F]['Returns'];

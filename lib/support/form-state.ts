@@ -8,6 +8,14 @@ export type FormState<Fields> =
   // The message is a code: the form words it with the dataset's text.
   | { status: 'error'; message: FormMessage; fields: Fields };
 
+/**
+ * What following a link of the emails comes to (lib/support/subscriptions.ts), each a page of its own
+ * (app/(site)/subscription/[result]) in the editor's words. `failed`: the store failed; the link still works.
+ */
+export const LINK_RESULTS = ['confirmed', 'unsubscribed', 'used', 'expired', 'invalid', 'failed'] as const;
+export type LinkResult = (typeof LINK_RESULTS)[number];
+export const isLinkResult = (value: string): value is LinkResult => (LINK_RESULTS as readonly string[]).includes(value);
+
 export type RequestFields = { email: string; subject: string; message: string };
 export type SubscribeFields = { email: string };
 

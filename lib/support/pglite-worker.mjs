@@ -1,9 +1,11 @@
 // The embedded store's own thread: PGlite's WebAssembly runs here, so opening the database (seconds,
 // synchronous) and each insert never hold up the server's event loop, and use the machine's other core.
-// Messages: { id, table, row, clientKey } → { id } or { id, error, fatal }; { type: 'close' } closes and exits.
+// Messages: { id, table, row, clientKey } (an insert as anon) or { id, call: { role, fn, args } } (a
+// function) → { id, result } or { id, error, fatal }; { type: 'close' } closes and exits.
 // Once the database is open (or could not open) it posts { type: 'opened' } or { type: 'opened', error }.
 import { parentPort, workerData } from 'node:worker_threads';
 
+import { callAs } from './pglite-call.mjs';
 import { insertAsAnon, openStore } from './pglite-core.mjs';
 
 if (!parentPort) throw new Error('pglite-worker.mjs runs as a worker thread');
@@ -32,10 +34,11 @@ port.on('message', async (message) => {
     port.close();
     return;
   }
-  const { id, table, row, clientKey } = message;
+  const { id, table, row, clientKey, call } = message;
   try {
-    await insertAsAnon(await opening, table, row, clientKey);
-    port.postMessage({ id });
+    const db = await opening;
+    const result = call ? await callAs(db, call.role, call.fn, call.args) : await insertAsAnon(db, table, row, clientKey);
+    port.postMessage({ id, result });
   } catch (error) {
     // A store that could not open is dropped by the main thread, so the next request tries again.
     port.postMessage({ id, error: describe(error), fatal: openFailed });

@@ -3,7 +3,8 @@ import 'server-only';
 import { Worker } from 'node:worker_threads';
 
 import { appPath } from '../app-root.mjs';
-import type { Table, TableInsert } from './database.types';
+import type { FunctionArgs, FunctionResult, StoreFunction, Table, TableInsert } from './database.types';
+import { callAs, type CallRole } from './pglite-call.mjs';
 import { insertAsAnon, migrateStore, openStore, type Quotas } from './pglite-core.mjs';
 import { lockStore } from './store-lock';
 
@@ -15,7 +16,7 @@ import { lockStore } from './store-lock';
  * their own thread with openStore.
  */
 
-export { insertAsAnon, migrateStore, openStore, type Quotas, type Table };
+export { callAs, insertAsAnon, migrateStore, openStore, type CallRole, type Quotas, type Table };
 
 export type EmbeddedStore = {
   /**
@@ -24,6 +25,8 @@ export type EmbeddedStore = {
    * quota the row counts against (none: the site ceiling only).
    */
   insert<T extends Table>(table: T, row: TableInsert<T>, clientKey?: string | null): Promise<void>;
+  /** Calls a function of the store as `role` (pglite-core.mjs callAs), with the same deadline as an insert. */
+  call<F extends StoreFunction>(role: CallRole, fn: F, args: FunctionArgs<F>): Promise<FunctionResult<F>>;
   /** Resolves once the database is open and migrated; rejects if it cannot open. */
   opened: Promise<void>;
   close(): Promise<void>;
@@ -36,7 +39,7 @@ export type EmbeddedStore = {
 export type StoreOptions = { timeoutMs: number; fsync: boolean; quotas?: Quotas };
 
 type Failure = { code?: string; constraint?: string; message: string };
-type Answer = { id: number; error?: Failure; fatal?: boolean } | { type: 'opened'; error?: Failure };
+type Answer = { id: number; result?: unknown; error?: Failure; fatal?: boolean } | { type: 'opened'; error?: Failure };
 
 const toError = (failure: Failure) => Object.assign(new Error(failure.message), { code: failure.code, constraint: failure.constraint });
 
@@ -44,7 +47,7 @@ const toError = (failure: Failure) => Object.assign(new Error(failure.message), 
 // server): the same code runs under next start, the standalone server and the tests.
 const WORKER_FILE = appPath('lib', 'support', 'pglite-worker.mjs');
 
-type Waiting = { resolve: () => void; reject: (error: Error) => void; timer: NodeJS.Timeout };
+type Waiting = { resolve: (result: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout };
 
 /**
  * Writes sent to the worker and not answered yet. The worker may be stuck (a disk that does not answer):
@@ -66,7 +69,7 @@ function unansweredWrites(timeoutMs: number) {
       for (const id of [...pending.keys()]) settle(id)?.reject(error);
     },
     /** A new write's id; `resolve` or `reject` once the worker answers it, or `reject` at the deadline. */
-    add(resolve: () => void, reject: (error: Error) => void): number {
+    add(resolve: (result: unknown) => void, reject: (error: Error) => void): number {
       const id = ++nextId;
       const timer = setTimeout(() => {
         settle(id);
@@ -95,14 +98,14 @@ function startWorker(dir: string, { timeoutMs, fsync, quotas }: StoreOptions, fo
 
   worker.on('message', (answer: Answer) => {
     if ('type' in answer) return settleOpened(answer.error && toError(answer.error));
-    const { id, error, fatal } = answer;
+    const { id, result, error, fatal } = answer;
     const waiting = writes.settle(id);
     if (fatal) {
       // The database did not open: this thread is done; the next request starts a fresh one.
       forget();
       void worker.terminate();
     }
-    if (!error) return waiting?.resolve();
+    if (!error) return waiting?.resolve(result);
     waiting?.reject(toError(error));
   });
   worker.on('error', (error: Error) => {
@@ -116,12 +119,17 @@ function startWorker(dir: string, { timeoutMs, fsync, quotas }: StoreOptions, fo
     failAll(new Error(`the embedded store's worker stopped (exit code ${code})`));
   });
 
+  // Every message is answered once, by its id, or rejected at the deadline.
+  const send = (message: object) =>
+    new Promise<unknown>((resolve, reject) => {
+      if (exited) return reject(new Error("the embedded store's worker has stopped"));
+      worker.postMessage({ id: writes.add(resolve, reject), ...message });
+    });
+
   return {
-    insert: (table, row, clientKey) =>
-      new Promise<void>((resolve, reject) => {
-        if (exited) return reject(new Error("the embedded store's worker has stopped"));
-        worker.postMessage({ id: writes.add(resolve, reject), table, row, clientKey });
-      }),
+    insert: async (table, row, clientKey) => void (await send({ table, row, clientKey })),
+    call: async <F extends StoreFunction>(role: CallRole, fn: F, args: FunctionArgs<F>) =>
+      (await send({ call: { role, fn, args } })) as FunctionResult<F>,
     opened,
     close: async () => {
       forget();

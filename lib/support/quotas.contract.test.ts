@@ -26,7 +26,7 @@ afterAll(async () => {
 }, 30_000);
 
 beforeEach(async () => {
-  await stack.query('truncate public.support_requests, public.newsletter_subscribers');
+  await stack.query('truncate public.support_requests, public.newsletter_subscribers cascade');
   await stack.query(
     `do $$ begin if to_regclass('private.quota_counters') is not null then delete from private.quota_counters; end if; end $$`,
   );

@@ -43,6 +43,9 @@ function checkEmail(email: string): FormMessage | null {
   return EMAIL.test(email) ? null : { code: 'invalidEmail' };
 }
 
+/** An address mail can go to and from as it is: the same rules as the forms' (no line breaks or controls, which would inject headers). */
+export const isEmailAddress = (value: string): boolean => checkEmail(value) === null;
+
 export function validateSupportRequest(source: FieldSource): Validated<SupportRequest> {
   const email = field(source, 'email');
   const subject = field(source, 'subject');
@@ -62,6 +65,9 @@ export function validateSubscriber(source: FieldSource): Validated<{ email: stri
   const problem = checkEmail(email);
   return problem ? { ok: false, message: problem } : { ok: true, value: { email } };
 }
+
+/** An email link's token as the database makes them (32 random bytes, base64url): anything else is refused unasked. */
+export const isToken = (value: string): boolean => /^[A-Za-z0-9_-]{43}$/.test(value);
 
 /** Bots fill every input; people never see this one. */
 export const HONEYPOT_FIELD = 'website';

@@ -4,6 +4,7 @@ import { FIELD_NAMES, MESSAGE_CODES, MESSAGE_TOKENS, type FieldName, type Messag
 
 import { copyField, copyGroup } from '../fields';
 import { policyNoticeSettings } from './policy-notice-settings';
+import { subscriptionCopy } from './subscription-copy';
 
 /** How the Studio names each form message; every code in lib/support/messages.ts needs one. */
 const MESSAGE_TITLES: Record<MessageCode, string> = {
@@ -140,6 +141,7 @@ export const siteSettings = defineType({
       'How the form messages name each field ({field}).',
       FIELD_NAMES.map((name) => copyField(name, { title: FIELD_TITLES[name], max: 40 })),
     ),
+    subscriptionCopy,
   ],
   preview: { prepare: () => ({ title: 'Site settings' }) },
 });

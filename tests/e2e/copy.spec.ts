@@ -5,14 +5,17 @@ import { CONTENT_TYPES } from '../../lib/content/types';
 import { changesPath, ROUTES, versionPath } from '../../lib/public-pages';
 
 import { E2E_CONTENT_FILE, SEED_FILE, postWebhook, readDataset, resetContent, writeDataset, type Doc } from '../../testkit/dataset';
+import { postForm } from '../../testkit/forms';
 import { SEED } from '../../testkit/seed-copy';
 import { dialogParts } from './support/dialog';
+import { mailTo, onServer } from './support/mail';
 
 /**
  * An editor can change every sentence a visitor sees: every string of the seed is marked (as an editor
  * would edit it), published through the webhook, and then no visible text on the pages, in the request
- * dialog's states, in the sign-up form's states, on the error page or on the 404 page may lack the mark.
- * A text without one lives in code. Texts without letters (step numbers, "©", "404") are layout.
+ * dialog's states, in the sign-up form's states, in the subscription's emails and pages, on the error
+ * page or on the 404 page may lack the mark. A text without one lives in code. Texts without letters
+ * (step numbers, "©", "404") are layout.
  */
 
 const MARK = '✎';
@@ -230,6 +233,33 @@ test('the sign-up form, in every state, comes from the dataset', async ({ page }
   await expect(form.getByRole('button')).toBeEnabled();
   await expect(status).not.toBeEmpty();
   await expectAllMarked(page, 'the sign-up form once subscribed');
+});
+
+test("the subscription's emails and the pages their links open, in every state, come from the dataset", async ({ page, baseURL }) => {
+  const email = `copy-mail-${Date.now()}@example.com`;
+  await postForm(baseURL!, 'subscribe', { email });
+  const mail = await mailTo(email);
+  expect(mail.subject).toContain(MARK);
+  // Every line with words: the links' own lines are addresses, and the signature separator has none.
+  const lines = mail.text.split('\n').filter((line) => /\p{L}/u.test(line) && !/^https?:\/\/\S+$/.test(line));
+  expect(lines.filter((line) => !line.includes(MARK))).toEqual([]);
+  const [confirmLink, unsubscribeLink] = mail.textLinks.map(onServer);
+
+  const heading = page.getByRole('heading', { level: 1 });
+  const press = async (link: string, where: string) => {
+    await page.goto(link);
+    await expectAllMarked(page, where);
+    await page.getByRole('button').click();
+    await expect(page.getByRole('button')).toHaveCount(0);
+    await expect(heading).toContainText(MARK);
+    await expectAllMarked(page, `${where}, answered`);
+  };
+  await press(confirmLink!, 'the confirmation page');
+  await press(unsubscribeLink!, 'the unsubscribe page');
+  await press(confirmLink!, 'the confirmation page of a link used before the unsubscribe');
+  await page.goto(`${ROUTES.confirm}?token=none`);
+  await expect(heading).toContainText(MARK);
+  await expectAllMarked(page, 'the page of a link that is not valid');
 });
 
 test('the error page comes from the dataset', async ({ page }) => {

@@ -10,7 +10,7 @@ import { GENERIC_FAILURE, REQUEST_SENT, SEED_FORM } from '../../testkit/seed-cop
 import { SUBMISSION_KEY_FIELD } from '../../lib/support/validation.ts';
 import { outcome, postForm } from '../../testkit/forms.ts';
 import { launchAppServer, startAppServer, type AppServer, type Exit } from '../../testkit/app-server.ts';
-import { startSupabaseStack, type SupabaseStack } from '../../testkit/postgrest-harness.ts';
+import { startSupabaseStack, supabaseEnv, type SupabaseStack } from '../../testkit/postgrest-harness.ts';
 import { preparedDataDir } from '../../testkit/store.ts';
 
 import { dialogParts } from './support/dialog.ts';
@@ -102,8 +102,7 @@ test.describe('a hosted backend that hangs', () => {
     dataDir = await tempDir('hung');
     server = await startAppServer({
       DATA_DIR: dataDir,
-      NEXT_PUBLIC_SUPABASE_URL: stack.url,
-      NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: stack.publishableKey,
+      ...supabaseEnv(stack),
       STORE_TIMEOUT_SECONDS: String(DEADLINE_SECONDS),
     });
     // A server that has served before: the deadline is the store's, not the first action's cold start.
@@ -224,6 +223,8 @@ test.describe('one store', () => {
     });
     expect(requests.status, requests.stderr).toBe(0);
     expect(requests.stdout).toContain(values.email);
+    // And, for legal reviewers, the notices per version of the privacy policy (none announced here).
+    expect(requests.stdout).toContain('no version has been announced to subscribers');
   });
 
   test('a server killed with SIGKILL under 20 clients loses no acknowledged request and doubles none; the restart opens the store as it is', async () => {

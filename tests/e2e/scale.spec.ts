@@ -7,11 +7,18 @@ import { expect, test } from '@playwright/test';
 
 import { seedCopy } from '../../testkit/dataset.ts';
 import { outcome, postForm, type FormAnswer } from '../../testkit/forms.ts';
-import { LIFTED_QUOTAS, startSupabaseStack, type SupabaseStack } from '../../testkit/postgrest-harness.ts';
+import {
+  addConfirmedSubscribers,
+  LIFTED_QUOTAS,
+  startSupabaseStack,
+  supabaseEnv,
+  type SupabaseStack,
+} from '../../testkit/postgrest-harness.ts';
 import { freePort } from '../../testkit/processes.ts';
 import { PUBLISHED_PAGE, timePublish, visibleAfter } from '../../testkit/publish-timing.ts';
 import { startRedis, type RedisServer } from '../../testkit/redis.ts';
-import { REQUEST_SENT, seedMessage } from '../../testkit/seed-copy.ts';
+import { REQUEST_SENT, seedMessage, SUBSCRIBED } from '../../testkit/seed-copy.ts';
+import { startSmtpServer, type SmtpServer } from '../../testkit/smtp.ts';
 import { startStack, type Stack } from '../../testkit/stack.ts';
 import { median } from '../../testkit/stats.ts';
 
@@ -19,9 +26,10 @@ import { median } from '../../testkit/stats.ts';
  * The site scaled out (issue 21): two production instances of the build npm test made (the standalone
  * server, testkit/stack.ts) behind nginx's one upstream, sharing one redis-server (REDIS_URL) and one
  * Supabase stand-in: real PostgREST over Debian's real PostgreSQL with the migrations applied, whose
- * quotas (private.quota_limits) are the only limits that see both instances. All this file's own, on
- * free ports. Each instance keeps its in-process limiter at the database's per-address quota, so the
- * quota test shows what that limiter alone would let through: twice the quota.
+ * quotas (private.quota_limits) are the only limits that see both instances, and one SMTP server
+ * (testkit/smtp.ts) that both instances' mail senders send to. All this file's own, on free ports. Each
+ * instance keeps its in-process limiter at the database's per-address quota, so the quota test shows what
+ * that limiter alone would let through: twice the quota.
  */
 test.describe.configure({ mode: 'serial' });
 
@@ -32,11 +40,14 @@ const PUBLISH_POLL_LIMIT_MS = 10_000;
 const RATE_LIMITED = seedMessage({ code: 'rateLimited' });
 const SITE_BUSY = seedMessage({ code: 'siteBusy' });
 const RUN = Date.now().toString(36);
+/** Long enough for a held message to wait out the kill; short enough for the lease that follows from it. */
+const SMTP_TIMEOUT_SECONDS = 10;
 
 let work: string;
 let contentFile: string;
 let redis: RedisServer;
 let supabase: SupabaseStack;
+let smtp: SmtpServer;
 let stack: Stack;
 /** What the instances and nginx printed, for a failing test's message. */
 const appLog: string[] = [];
@@ -91,6 +102,7 @@ test.beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), 'scale-e2e-'));
   contentFile = await seedCopy(work);
   redis = await startRedis();
+  smtp = await startSmtpServer();
   supabase = await startSupabaseStack({ database: 'postgres' });
   stack = await startStack({
     port: await freePort(),
@@ -99,13 +111,15 @@ test.beforeAll(async () => {
     env: {
       ...process.env,
       REDIS_URL: redis.url,
-      NEXT_PUBLIC_SUPABASE_URL: supabase.url,
-      NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: supabase.publishableKey,
+      ...supabaseEnv(supabase),
       DATA_DIR: path.join(work, 'data'),
       CONTENT_FILE: contentFile,
       SANITY_REVALIDATE_SECRET: secret,
       RATE_LIMIT_MAX: String(PER_ADDRESS),
       RATE_LIMIT_SITE_MAX: '1000000000',
+      SMTP_URL: smtp.url,
+      // A lease of 25 s (lib/mail/pace.ts): what the kill test waits for before the other sender takes over.
+      SMTP_TIMEOUT_SECONDS: String(SMTP_TIMEOUT_SECONDS),
     },
     build: 'never',
     log: () => {},
@@ -116,6 +130,7 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await stack?.stop();
   await supabase?.close();
+  await smtp?.close();
   await redis?.close();
   if (work) await rm(work, { recursive: true, force: true });
 });
@@ -250,7 +265,41 @@ test('with Redis stopped, the instance a publish is sent to shows it and the oth
   expect(await visibleAfter(b!.origin, text, performance.now(), 15_000)).not.toBeNull();
 });
 
-test('with an instance killed (SIGKILL) under posts through nginx, no accepted request is lost or doubled, and pages keep answering', async () => {
+/** The confirmed subscribers the kill test announces a version to. */
+const SUBSCRIBERS = 24;
+const VERSION = '2027-06-01';
+
+/** The subscriber a message of the SMTP server is a notice of VERSION to (its Message-ID says, maybe on a folded line), or null. */
+const noticeTo = (raw: Buffer) =>
+  new RegExp(`^Message-ID:\\s*<notice\\.${VERSION}\\.([0-9a-f-]{36})@`, 'mi').exec(raw.toString())?.[1] ?? null;
+
+/** The notices the SMTP server holds now (not accepted) that the instance with process `pid` is sending. */
+async function heldNotices(pid: number): Promise<number> {
+  const held = [...smtp.held().values()].map((message) => noticeTo(message.raw)).filter((id) => id !== null);
+  const claims = await supabase.query<{ id: string; claimed_by: string }>(
+    `select subscriber_id::text as id, claimed_by from private.mail_outbox where kind = 'notice' and ref = $1 and status = 'sending'`,
+    [VERSION],
+  );
+  const by = new Map(claims.map((claim) => [claim.id, claim.claimed_by]));
+  return held.filter((id) => by.get(id)?.includes(`/${pid}/`)).length;
+}
+
+/**
+ * Confirmed subscribers (testkit: no confirmation mail), and a material
+ * version announced to them as lib/mail/notices.ts announces it, while the SMTP server holds every
+ * message; a sign-up posted to instance B wakes its sender at once (A's finds the work within its poll).
+ */
+async function announceWhileHolding(b: { origin: string }) {
+  await addConfirmedSubscribers(supabase, SUBSCRIBERS, `notice-${RUN}-`);
+  smtp.hold();
+  const announced = await supabase.query<{ queued: number }>(`select public.mail_announce($1, 'What changes.', now()) as queued`, [
+    VERSION,
+  ]);
+  expect(announced).toEqual([{ queued: SUBSCRIBERS }]);
+  expect((await postForm(b.origin, 'subscribe', { email: `wake-${RUN}@example.com` })).statusText).toBe(SUBSCRIBED);
+}
+
+test('with an instance killed (SIGKILL) under posts through nginx and in the middle of sending notices: no accepted request is lost or doubled, every subscriber gets exactly one notice, and pages keep answering', async () => {
   test.setTimeout(240_000);
   await setQuotas(LIFTED_QUOTAS);
   const prefix = `Killed ${RUN} #`;
@@ -258,8 +307,15 @@ test('with an instance killed (SIGKILL) under posts through nginx, no accepted r
   const posting = postUntil(prefix, 10, () => stop);
   await expect.poll(() => posting.acknowledged.size, { timeout: 60_000 }).toBeGreaterThanOrEqual(30);
   const victim = stack.apps[1]!;
+  await announceWhileHolding(victim);
+  // B has notices in flight: sent to the server, which has not answered them.
+  await expect.poll(() => heldNotices(victim.pid), { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
+  const inFlight = await heldNotices(victim.pid);
   await victim.process.kill();
   const acknowledgedAtKill = posting.acknowledged.size;
+  // The server dropped B's unanswered messages when its connections went; A's it now accepts.
+  await expect.poll(() => smtp.dropped(), { timeout: 10_000 }).toBeGreaterThanOrEqual(inFlight);
+  smtp.release();
   // nginx takes the posts to the one left.
   await expect.poll(() => posting.acknowledged.size, { timeout: 60_000 }).toBeGreaterThanOrEqual(acknowledgedAtKill + 20);
   stop = true;
@@ -280,4 +336,19 @@ test('with an instance killed (SIGKILL) under posts through nginx, no accepted r
     `killed app2 after ${acknowledgedAtKill} accepted; ${posting.unanswered.length} unanswered and sent again; ${rows.length} stored`,
   );
   expect({ lost, doubled }).toEqual({ lost: [], doubled: [] });
+
+  // B's notices come back to A once their lease has run out; then every subscriber has had one.
+  const notices = () => smtp.accepted.map((message) => noticeTo(message.raw)).filter((id) => id !== null);
+  await expect.poll(() => new Set(notices()).size, { timeout: 90_000 }).toBe(SUBSCRIBERS);
+  const record = await supabase.query<{ status: string; sent: number; retried: number }>(
+    `select status, count(*)::int as sent, count(*) filter (where attempts > 1)::int as retried
+       from private.mail_outbox where kind = 'notice' and ref = $1 group by status`,
+    [VERSION],
+  );
+  console.log(
+    `notices: ${inFlight} in flight on app2 when it was killed, ${smtp.dropped()} dropped unanswered, record ${JSON.stringify(record)}`,
+  );
+  expect(notices()).toHaveLength(SUBSCRIBERS);
+  expect(record).toEqual([{ status: 'sent', sent: SUBSCRIBERS, retried: expect.any(Number) }]);
+  expect(record[0]!.retried).toBeGreaterThanOrEqual(inFlight);
 });

@@ -7,7 +7,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 
 import { readStore } from '../../testkit/store.ts';
 import { startAppServer, type AppServer } from '../../testkit/app-server.ts';
-import { startSupabaseStack, type SupabaseStack } from '../../testkit/postgrest-harness.ts';
+import { startSupabaseStack, supabaseEnv, type SupabaseStack } from '../../testkit/postgrest-harness.ts';
 
 import { dialogParts } from './support/dialog.ts';
 import { GENERIC_FAILURE, REQUEST_SENT, SEED_FORM, seedMessage, SUBSCRIBED } from '../../testkit/seed-copy.ts';
@@ -389,8 +389,7 @@ test.describe('support form on the hosted backend when it fails and recovers', (
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'e2e-supabase-'));
     server = await startAppServer({
       DATA_DIR: dataDir,
-      NEXT_PUBLIC_SUPABASE_URL: stack.url,
-      NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: stack.publishableKey,
+      ...supabaseEnv(stack),
     });
     origin = server.origin;
   });

@@ -1,0 +1,34 @@
+'use client';
+
+import { useFormStatus } from 'react-dom';
+
+import { LINK_PAGE_WORDS, type LinkKind, type SubscriptionCopy } from '@/lib/content/subscription-copy';
+import { TOKEN_PARAM } from '@/lib/public-pages';
+import { confirmFromLink, unsubscribeFromLink } from '@/lib/support/subscription-actions';
+
+import { primaryAction } from '../../_components/status-page';
+
+const ACTIONS = { confirm: confirmFromLink, unsubscribe: unsubscribeFromLink } as const satisfies Record<LinkKind, unknown>;
+
+function Submit({ label, pendingLabel }: { label: string; pendingLabel: string }) {
+  const { pending } = useFormStatus();
+  return (
+    <button type="submit" disabled={pending} className={`${primaryAction} disabled:opacity-70`}>
+      {pending ? pendingLabel : label}
+    </button>
+  );
+}
+
+/**
+ * The page an email's link opens: what pressing the button will do, and the button, a form that posts
+ * the link's token to its action, with or without JavaScript; the answer is the page it redirects to.
+ */
+export function LinkForm({ kind, token, copy }: { kind: LinkKind; token: string; copy: SubscriptionCopy }) {
+  const words = LINK_PAGE_WORDS[kind];
+  return (
+    <form action={ACTIONS[kind]} className="mt-8">
+      <input type="hidden" name={TOKEN_PARAM} value={token} />
+      <Submit label={copy[words.button]} pendingLabel={copy.pendingLabel} />
+    </form>
+  );
+}

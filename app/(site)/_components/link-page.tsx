@@ -1,0 +1,57 @@
+import type { Metadata } from 'next';
+import { redirect } from 'next/navigation';
+import type { ReactNode } from 'react';
+
+import { getSubscriptionCopy } from '@/lib/content';
+import { LINK_PAGE_WORDS, type LinkKind } from '@/lib/content/subscription-copy';
+import { linkResultPath, ROUTES, TOKEN_PARAM } from '@/lib/public-pages';
+import { isToken } from '@/lib/support/validation';
+
+import { secondaryAction } from '../../_components/status-page';
+import { LinkForm } from './link-form';
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+/** The subscription's pages are for their one reader: kept out of search engines, their links not followed. */
+export const NOT_INDEXED: Metadata['robots'] = { index: false, follow: false };
+
+export async function linkPageMetadata(kind: LinkKind): Promise<Metadata> {
+  const copy = await getSubscriptionCopy();
+  return { title: copy[LINK_PAGE_WORDS[kind].heading], robots: NOT_INDEXED };
+}
+
+/** The frame of every subscription page: its heading and text, centred, and what follows them. */
+export function SubscriptionFrame({ heading, text, children }: { heading: string; text: string; children: ReactNode }) {
+  return (
+    <div className="flex flex-1 items-center justify-center px-4 py-20">
+      <div className="w-full max-w-md text-center">
+        <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">{heading}</h1>
+        <p className="mt-4 text-muted">{text}</p>
+        {children}
+      </div>
+    </div>
+  );
+}
+
+/** The way back from an answer. */
+export const HomeButton = ({ label }: { label: string }) => (
+  <a href={ROUTES.home} className={`mt-8 inline-block ${secondaryAction}`}>
+    {label}
+  </a>
+);
+
+/**
+ * The page a link opens, read per request with its token in it (no page is kept per token) and sent
+ * whole; a token the database could not have made is answered at once, without a button.
+ */
+export async function LinkPage({ kind, searchParams }: { kind: LinkKind; searchParams: SearchParams }) {
+  const [params, copy] = await Promise.all([searchParams, getSubscriptionCopy()]);
+  const token = params[TOKEN_PARAM];
+  if (typeof token !== 'string' || !isToken(token)) redirect(linkResultPath('invalid'));
+  const words = LINK_PAGE_WORDS[kind];
+  return (
+    <SubscriptionFrame heading={copy[words.heading]} text={copy[words.intro]}>
+      <LinkForm kind={kind} token={token} copy={copy} />
+    </SubscriptionFrame>
+  );
+}

@@ -1,0 +1,88 @@
+import { describe, expect, it, vi } from 'vitest';
+
+import { toSubscriptionCopy } from '@/lib/content/subscription-copy';
+import { SEED } from '@/testkit/seed-copy';
+
+import { composeMail, messageId, UndeliverableError } from './message';
+import type { ClaimedMail } from './outbox';
+import { leaseSeconds, MAX_ATTEMPTS, retryDelaySeconds, RETRY_CAP_SECONDS, sendDeadlineMs } from './pace';
+
+/** The emails as the senders write them, and the senders' pacing: no store, no server. */
+vi.stubEnv('NEXT_PUBLIC_SITE_URL', 'https://hallway.example');
+
+const productName = SEED.settings.productName!;
+const copy = { productName, words: toSubscriptionCopy({ productName, subscription: SEED.settings.subscription! }) };
+const TOKEN = 'A'.repeat(43);
+
+const notice = (change: Partial<ClaimedMail> = {}): ClaimedMail => ({
+  id: 7,
+  kind: 'notice',
+  attempt: 1,
+  ref: '2027-01-15',
+  subscriberId: '6583234b-ac2f-4336-9172-7188f7bf62ce',
+  email: 'reader@example.com',
+  token: null,
+  unsubscribeToken: TOKEN,
+  summary: 'Posts are kept for 3 days.',
+  ...change,
+});
+
+describe('the emails', () => {
+  it('the Message-ID is the same for every attempt at one email, and differs between emails', () => {
+    const id = messageId(notice(), 'no-reply@hallway.example');
+    expect(id).toBe('<notice.2027-01-15.6583234b-ac2f-4336-9172-7188f7bf62ce@hallway.example>');
+    expect(messageId(notice({ attempt: 5, id: 99 }), 'no-reply@hallway.example')).toBe(id);
+    expect(messageId(notice({ ref: '2027-02-01' }), 'no-reply@hallway.example')).not.toBe(id);
+    expect(messageId(notice({ kind: 'confirmation', ref: '1' }), 'no-reply@hallway.example')).not.toBe(id);
+  });
+
+  it('a summary or a text with markup is escaped in the HTML part and kept as it is in the text part', () => {
+    const mail = composeMail(notice({ summary: '<script>alert(1)</script> & "more"' }), copy, 'no-reply@hallway.example');
+    expect(mail.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;more&quot;');
+    expect(mail.html).not.toContain('<script>');
+    expect(mail.text).toContain('<script>alert(1)</script> & "more"');
+  });
+
+  it('a notice without a summary leaves the summary line out', () => {
+    const mail = composeMail(notice({ summary: null }), copy, 'no-reply@hallway.example');
+    expect(mail.text).not.toContain(copy.words.noticeSummaryLabel);
+  });
+
+  it('no header injection: line breaks in the copy never reach a header, and an address the forms refuse is never written to', () => {
+    const words = { ...copy.words, noticeSubject: 'Changes\r\nBcc: everyone@example.com\u2028on {date}' };
+    const mail = composeMail(notice(), { productName: 'Hall\nway', words }, 'no-reply@hallway.example');
+    expect(mail.subject).toBe('Changes Bcc: everyone@example.com on January 15, 2027');
+    expect(mail.from.name).toBe('Hall way');
+    for (const email of [
+      'reader@example.com\r\nBcc: all@example.com',
+      'reader@example.com, other@example.com',
+      'Reader <reader@example.com>',
+    ]) {
+      expect(() => composeMail(notice({ email }), copy, 'no-reply@hallway.example')).toThrow(UndeliverableError);
+    }
+  });
+});
+
+describe('the senders’ pacing', () => {
+  it('retries double from a minute up to an hour, ±20 %', () => {
+    const middle = () => 0.5;
+    expect([1, 2, 3, 4, 5, 6, 7, 8].map((attempt) => retryDelaySeconds(attempt, middle))).toEqual([
+      60, 120, 240, 480, 960, 1920, 3600, 3600,
+    ]);
+    expect(retryDelaySeconds(1, () => 0)).toBe(48);
+    expect(retryDelaySeconds(1, () => 1)).toBe(72);
+    expect(retryDelaySeconds(MAX_ATTEMPTS + 10, middle)).toBe(RETRY_CAP_SECONDS);
+  });
+
+  it('the lease covers a send and its record; a send started late gets less, and none past the lease', () => {
+    const deadlines = { smtpTimeoutMs: 30_000, storeTimeoutMs: 10_000 };
+    expect(leaseSeconds(deadlines)).toBe(45);
+    expect(sendDeadlineMs(deadlines, 0)).toBe(30_000);
+    expect(sendDeadlineMs(deadlines, 2_500.7)).toBe(27_499);
+    expect(sendDeadlineMs(deadlines, 30_000)).toBeLessThanOrEqual(0);
+    for (const elapsed of [0, 1_000, 29_999]) {
+      // Send, then record, both by the end of the lease.
+      expect(elapsed + sendDeadlineMs(deadlines, elapsed) + deadlines.storeTimeoutMs).toBeLessThanOrEqual(leaseSeconds(deadlines) * 1000);
+    }
+  });
+});

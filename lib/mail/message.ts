@@ -1,0 +1,92 @@
+import 'server-only';
+
+import type { SubscriptionCopy } from '@/lib/content/subscription-copy';
+import { fillTokens } from '@/lib/content/tokens';
+import { formatDate } from '@/lib/content/view-fields';
+import { siteUrl } from '@/lib/env/public';
+import { changesPath, ROUTES, versionPath, withToken } from '@/lib/public-pages';
+import { isEmailAddress } from '@/lib/support/validation';
+
+import { renderHtml, renderText, type Body } from './body';
+import type { MailCopy } from './copy-cache';
+import type { ClaimedMail } from './outbox';
+
+/** One email, ready for the transport (lib/mail/transport.ts). */
+export type Mail = {
+  from: { name: string; address: string };
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** <kind.ref.subscriber@domain>: the same for every attempt at the same email (see messageId). */
+  messageId: string;
+  headers: Record<string, string>;
+};
+
+/** An address the senders will not write to: not retried, since it will not change. */
+export class UndeliverableError extends Error {}
+
+/**
+ * The same Message-ID for every attempt at one email (its kind, its version or confirmation number, its
+ * subscriber): a mail server that took an attempt whose acceptance never reached the outbox (the sender
+ * died in between) and then gets the retry sees one message twice, and a server that keeps Message-IDs
+ * drops the second (RFC 1047's duplicate, docs/operations.md).
+ */
+export const messageId = ({ kind, ref, subscriberId }: Pick<ClaimedMail, 'kind' | 'ref' | 'subscriberId'>, from: string) =>
+  `<${kind}.${ref}.${subscriberId}@${from.slice(from.lastIndexOf('@') + 1)}>`;
+
+// A subject is one line: line breaks or other controls in the copy would otherwise reach the header.
+const oneLine = (text: string) => text.replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, ' ').trim();
+
+const link = (path: string) => `${siteUrl()}${path}`;
+
+function confirmationBody(mail: ClaimedMail, words: SubscriptionCopy): Body['main'] {
+  if (!mail.token) throw new Error(`confirmation ${mail.id} has no token`);
+  return [
+    { paragraph: words.confirmText },
+    { link: words.confirmLink, href: link(withToken(ROUTES.confirm, mail.token)) },
+    { paragraph: words.confirmIgnore },
+  ];
+}
+
+function noticeBody(mail: ClaimedMail, words: SubscriptionCopy): Body['main'] {
+  return [
+    { paragraph: fillTokens(words.noticeText, { date: formatDate(mail.ref) }) },
+    ...(mail.summary ? [{ label: words.noticeSummaryLabel, text: mail.summary }] : []),
+    { link: words.noticeVersionLink, href: link(versionPath(mail.ref)) },
+    { link: words.noticeChangesLink, href: link(changesPath(mail.ref)) },
+  ];
+}
+
+/**
+ * The email of a claimed message: a confirmation (its link to the confirmation page) or a notice of a
+ * material change (the summary, the day it takes effect, the new version and what changes), each with
+ * the unsubscribe link in its footer and as RFC 8058's one-click headers, which mail clients show as an
+ * unsubscribe button. The confirmation has them too: it is the one email someone who never signed up
+ * may get, and a button to say so beats a spam report (the address is then never written to again
+ * until it signs up itself).
+ */
+export function composeMail(mail: ClaimedMail, { productName, words }: MailCopy, from: string): Mail {
+  if (!isEmailAddress(mail.email)) throw new UndeliverableError(`message ${mail.id}: the stored address is not one the forms accept`);
+  const confirmation = mail.kind === 'confirmation';
+  const subject = oneLine(confirmation ? words.confirmSubject : fillTokens(words.noticeSubject, { date: formatDate(mail.ref) }));
+  const body: Body = {
+    main: confirmation ? confirmationBody(mail, words) : noticeBody(mail, words),
+    footer: [
+      { paragraph: words.emailFooter },
+      { link: words.unsubscribeLink, href: link(withToken(ROUTES.unsubscribe, mail.unsubscribeToken)) },
+    ],
+  };
+  return {
+    from: { name: oneLine(productName), address: from },
+    to: mail.email,
+    subject,
+    text: renderText(body),
+    html: renderHtml(body, subject),
+    messageId: messageId(mail, from),
+    headers: {
+      'List-Unsubscribe': `<${link(withToken(ROUTES.oneClick, mail.unsubscribeToken))}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    },
+  };
+}

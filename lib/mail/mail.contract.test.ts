@@ -17,6 +17,8 @@ import { startSupabaseStack, supabaseEnv, type SupabaseStack } from '@/testkit/p
 
 import { createSupabase } from '../support/supabase';
 
+import { nudgeMailSender } from './nudge';
+
 /**
  * The subscription and the mail sender as the server runs them (lib/mail/sender.ts), with real supabase-js
  * against real PostgREST over the migrations on PostgreSQL (the public key for sign-ups and links, the secret key for
@@ -103,7 +105,7 @@ beforeEach(() => void smtp.accepted.splice(0));
 async function confirmedSubscriber(email: string) {
   const before = smtp.accepted.length;
   await modules.store.saveSubscriber(email);
-  modules.sender.nudgeMailSender();
+  nudgeMailSender();
   await vi.waitFor(() => expect(smtp.accepted.length).toBe(before + 1), { timeout: 20_000, interval: 50 });
   const confirmation = await readMail(smtp.accepted.at(-1)!.raw);
   expect(await modules.subscriptions.confirmSubscription(tokenOf(confirmation.textLinks[0]!))).toBe('confirmed');
@@ -135,7 +137,7 @@ describe('the public key on Supabase', () => {
 describe('the sender over SMTP', () => {
   it("a sign-up's confirmation: text and HTML parts with the same links, RFC 8058 headers, the Message-ID the outbox records", async () => {
     await modules.store.saveSubscriber('Reader@Example.com');
-    modules.sender.nudgeMailSender();
+    nudgeMailSender();
     const [mail] = await delivered(1);
     const words = SEED_SUBSCRIPTION;
     // nodemailer writes the domain in lower case; the mailbox as typed.
@@ -202,7 +204,7 @@ describe('the sender over SMTP', () => {
 
     smtp.refuse(550, 1);
     await modules.store.saveSubscriber('refused@example.com');
-    modules.sender.nudgeMailSender();
+    nudgeMailSender();
     await vi.waitFor(
       async () => expect((await outbox()).at(-1)).toMatchObject({ kind: 'confirmation', status: 'failed', attempts: 1 }),
       WAIT,
@@ -214,7 +216,7 @@ describe('the sender over SMTP', () => {
     smtp.hold();
     try {
       await modules.store.saveSubscriber('slow@example.com');
-      modules.sender.nudgeMailSender();
+      nudgeMailSender();
       await vi.waitFor(() => expect(smtp.dropped()).toBe(1), { timeout: SMTP_TIMEOUT_SECONDS * 1000 * 5 });
     } finally {
       smtp.release();
@@ -265,7 +267,7 @@ describe('the sender without SMTP_URL', () => {
     await modules.sender.stopMailSender();
     await load({ SMTP_URL: '' });
     await modules.store.saveSubscriber('files@example.com');
-    modules.sender.nudgeMailSender();
+    nudgeMailSender();
     const mail = await vi.waitFor(
       async () => {
         const found = (await readMailFiles(dataDir)).find((read) => read.to === 'files@example.com');

@@ -1,7 +1,7 @@
 import 'server-only';
 
 import { announceVersion, withdrawVersion } from './outbox';
-import { nudgeMailSender } from './sender';
+import { nudgeMailSender } from './nudge';
 
 /**
  * What the privacy policy's side (issue 52) calls when a material version is announced or withdrawn.

@@ -9,6 +9,7 @@ import { mailCopy } from './copy';
 import { deliver, logFailure } from './delivery';
 import { claimMail, forgetUnconfirmed, secondsUntilDue } from './outbox';
 import { CONCURRENCY, leaseSeconds, MAX_ATTEMPTS, POLL_MS, sendDeadlineMs, SWEEP_MS, SWEEP_ROWS } from './pace';
+import { currentMailSender, setMailSender, type MailSender } from './nudge';
 import { createTransport, type Transport } from './transport';
 
 /**
@@ -18,7 +19,6 @@ import { createTransport, type Transport } from './transport';
  * announcement in this process), and as soon as a message or a lease falls due; other instances' work
  * reaches it by the poll. Every call out has a deadline inside the lease.
  */
-export type MailSender = { nudge(): void; stop(): Promise<void> };
 
 /** Claim only when at least this many places are free: a claim per message would double the store's calls. */
 const CLAIM_AT_LEAST = Math.ceil(CONCURRENCY / 2);
@@ -137,7 +137,7 @@ function createSender(transport: Transport): MailSender {
   };
 }
 
-const globalSender = globalThis as typeof globalThis & { mailSender?: MailSender; mailSenderOnTerm?: () => void };
+const globalSender = globalThis as typeof globalThis & { mailSenderOnTerm?: () => void };
 
 /**
  * Starts this process's sender (once, whichever bundle asks). On SIGTERM it claims nothing more and
@@ -145,9 +145,10 @@ const globalSender = globalThis as typeof globalThis & { mailSender?: MailSender
  * claimed again by another sender when its lease runs out.
  */
 export function startMailSender(): MailSender {
-  if (globalSender.mailSender) return globalSender.mailSender;
+  const started = currentMailSender();
+  if (started) return started;
   const sender = createSender(createTransport());
-  globalSender.mailSender = sender;
+  setMailSender(sender);
   // Next's own handler closes the server and exits; where none does, SIGTERM still ends the process.
   globalSender.mailSenderOnTerm = () => {
     const alone = process.listenerCount('SIGTERM') === 0;
@@ -157,13 +158,10 @@ export function startMailSender(): MailSender {
   return sender;
 }
 
-/** Wakes this process's sender, if it runs: work was just queued here. */
-export const nudgeMailSender = (): void => globalSender.mailSender?.nudge();
-
 /** Stops this process's sender and forgets it (tests; a server stops with its process). */
 export async function stopMailSender(): Promise<void> {
-  const sender = globalSender.mailSender;
-  globalSender.mailSender = undefined;
+  const sender = currentMailSender();
+  setMailSender(undefined);
   if (globalSender.mailSenderOnTerm) process.off('SIGTERM', globalSender.mailSenderOnTerm);
   await sender?.stop();
 }

@@ -3,7 +3,7 @@
 import { headers } from 'next/headers';
 
 import { rateLimit } from '@/lib/env/server';
-import { nudgeMailSender } from '@/lib/mail/sender';
+import { nudgeMailSender } from '@/lib/mail/nudge';
 
 import { quotaKey } from '@/lib/http/client-address';
 

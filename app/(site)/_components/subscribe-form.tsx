@@ -36,7 +36,7 @@ export function SubscribeForm({ copy, messages }: Props) {
           autoComplete="email"
           placeholder={copy.placeholder}
           defaultValue={state.status === 'error' ? state.fields.email : ''}
-          className="min-w-0 flex-1 rounded-lg border-0 px-4 py-3 text-ink shadow-sm outline-1 outline-white/40 placeholder:text-gray-500 focus:outline-2 focus:outline-white"
+          className="min-w-0 flex-1 rounded-lg border-0 bg-white px-4 py-3 text-ink shadow-sm outline-1 outline-white/40 placeholder:text-gray-500 focus:outline-2 focus:outline-white"
         />
         <input type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" aria-hidden="true" className="hidden" defaultValue="" />
         <button

@@ -11,16 +11,22 @@ import { readDataset, seedCopy, type Doc } from '../../testkit/dataset';
 import { clockAhead, offsetToReach } from '../../testkit/fake-clock';
 import { layoutShifts } from '../../testkit/layout-shifts';
 import { freePort } from '../../testkit/processes';
-import { SEED } from '../../testkit/seed-copy';
+import { SEED, SEED_SUBSCRIPTION as WORDS } from '../../testkit/seed-copy';
 import { preparedDataDir } from '../../testkit/store';
+import { postForm } from '../../testkit/forms';
+import { readMail } from '../../testkit/mail';
+import { startSmtpServer, type SmtpServer } from '../../testkit/smtp';
+import { readStore } from '../../testkit/store';
 import { openStudio, phase, studio, studioContext } from '../../testkit/studio';
 
 /**
  * A legal reviewer's material change, from the Studio to the day it takes effect (issue 52), on the
- * embedded default, on a server of its own: refused a day inside the notice period, announced for the
- * first day after it; then the notice on every page and in the feed, the version readable as "not yet in
- * effect", and on its day the policy itself, with no deploy, webhook or request to the lake. The day is
- * reached by starting the server again with its clock a few seconds before that day begins (testkit/fake-clock.ts).
+ * embedded default, on a server of its own that sends its email to a real SMTP server (testkit/smtp.ts):
+ * refused a day inside the notice period, announced for the first day after it; then the notice on every
+ * page and in the feed, the version readable as "not yet in effect", one email to the subscriber who
+ * confirmed and none to the one who unsubscribed or the one who never confirmed; and on its day the policy
+ * itself, with no deploy, webhook or request to the lake. The day is reached by starting the server again
+ * with its clock a few seconds before that day begins (testkit/fake-clock.ts).
  */
 
 const LAKE_API = '/api/lake/v2025-02-19/data';
@@ -49,8 +55,20 @@ test.describe('a material change, announced ahead', () => {
   const sentence = `Reports are kept for 60 days.`;
   let dir: string;
   let env: Record<string, string>;
+  let dataDir: string;
   let server: AppServer;
   let port: number;
+  let smtp: SmtpServer;
+  /** Who signs up before the announcement: one confirms, one confirms and unsubscribes, one never confirms. */
+  const [told, left, silent] = ['told', 'left', 'silent'].map((who) => `${who}-${Date.now()}@example.com`) as [string, string, string];
+  const mailsTo = (to: string) =>
+    Promise.all(smtp.accepted.filter(({ envelopeTo }) => envelopeTo.includes(to)).map(({ raw }) => readMail(raw)));
+  /** The emails to `to`, once there are `count` of them. */
+  const mails = async (to: string, count: number) => {
+    await expect.poll(async () => (await mailsTo(to)).length, { message: `${count} emails to ${to}` }).toBe(count);
+    return mailsTo(to);
+  };
+  const onServer = (link: string) => `${server.origin}${new URL(link).pathname}${new URL(link).search}`;
 
   const lake = async (endpoint: 'mutate' | 'actions', body: object) => {
     const answer = await fetch(`${server.origin}${LAKE_API}/${endpoint}/production`, {
@@ -65,9 +83,12 @@ test.describe('a material change, announced ahead', () => {
   test.beforeAll(async () => {
     test.setTimeout(120_000);
     dir = await mkdtemp(path.join(os.tmpdir(), 'policy-notice-'));
-    env = { DATA_DIR: await preparedDataDir(path.join(dir, 'data')), CONTENT_FILE: await seedCopy(dir) };
+    smtp = await startSmtpServer();
+    dataDir = await preparedDataDir(path.join(dir, 'data'));
+    env = { DATA_DIR: dataDir, CONTENT_FILE: await seedCopy(dir), SMTP_URL: smtp.url };
     port = await freePort();
     server = await startAppServer(env, { port });
+    for (const email of [told, left, silent]) expect((await postForm(server.origin, 'subscribe', { email })).status).toBe(200);
     // A short notice period, and a zone where the next day is hours away, set as a script would.
     const settings = (await readDataset(env.CONTENT_FILE)).find((doc) => doc._id === 'siteSettings')!;
     await lake('mutate', { mutations: [{ createOrReplace: { ...settings, _id: 'drafts.siteSettings', noticePeriodDays: 1, timeZone } }] });
@@ -77,7 +98,28 @@ test.describe('a material change, announced ahead', () => {
   });
   test.afterAll(async () => {
     await server?.stop();
+    await smtp?.close();
     await rm(dir, { recursive: true, force: true });
+  });
+
+  test('before it, one subscriber confirms through the emailed link, another confirms and unsubscribes in one click', async ({ page }) => {
+    for (const email of [told, left]) {
+      const [confirmation] = await mails(email, 1);
+      await page.goto(onServer(confirmation!.textLinks[0]!));
+      await page.getByRole('button', { name: WORDS.confirmLink }).click();
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(WORDS.confirmedHeading);
+    }
+    const [confirmation] = await mailsTo(left);
+    const oneClick = confirmation!.header('list-unsubscribe')!.replace(/^<|>$/g, '');
+    expect(
+      (await fetch(onServer(oneClick), { method: 'POST', body: new URLSearchParams({ 'List-Unsubscribe': 'One-Click' }) })).status,
+    ).toBe(200);
+    const states = await readStore<{ email: string; status: string }>(dataDir, 'select email, status from public.newsletter_subscribers');
+    expect(Object.fromEntries(states.map(({ email, status }) => [email, status]))).toEqual({
+      [told]: 'confirmed',
+      [left]: 'unsubscribed',
+      [silent]: 'pending',
+    });
   });
 
   test('the reviewer is refused a day inside the notice period, then announces it for the first day after', async ({ browser }) => {
@@ -142,6 +184,24 @@ test.describe('a material change, announced ahead', () => {
     await expect(page.getByRole('note').filter({ hasText: line })).toBeVisible();
     await page.getByRole('link', { name: copy.siteNoticeLink }).click();
     await expect(page.locator('#upcoming')).toContainText(summary);
+  });
+
+  test('the subscriber who confirmed is told once, with the summary, the day and links that work; the others are not', async () => {
+    const [, notice] = await mails(told, 2);
+    expect(notice!.text).toContain(summary);
+    expect(notice!.text).toContain(written(day));
+    const links = notice!.textLinks.map(onServer);
+    for (const link of [versionPath(day), changesPath(day)]) {
+      const target = links.find((each) => each.endsWith(link))!;
+      expect((await fetch(target)).status, link).toBe(200);
+    }
+    // Every notice of the announcement sent: nothing is left to reach anyone later.
+    await expect
+      .poll(async () => readStore(dataDir, "select status from private.mail_outbox where kind = 'notice' and status <> 'sent'"))
+      .toEqual([]);
+    expect((await mailsTo(told)).length).toBe(2);
+    expect((await mailsTo(left)).length).toBe(1);
+    expect((await mailsTo(silent)).length).toBe(1);
   });
 
   test('on its day the policy is the new version, with no request to the lake: the server finds the day come', async () => {

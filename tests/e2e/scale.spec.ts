@@ -15,7 +15,7 @@ import {
   type SupabaseStack,
 } from '../../testkit/postgrest-harness.ts';
 import { freePort } from '../../testkit/processes.ts';
-import { PUBLISHED_PAGE, timePublish, visibleAfter } from '../../testkit/publish-timing.ts';
+import { PUBLISHED_PAGE, timePublish } from '../../testkit/publish-timing.ts';
 import { startRedis, type RedisServer } from '../../testkit/redis.ts';
 import { REQUEST_SENT, seedMessage, SUBSCRIBED } from '../../testkit/seed-copy.ts';
 import { startSmtpServer, type SmtpServer } from '../../testkit/smtp.ts';
@@ -224,6 +224,8 @@ test('the site ceiling holds across instances and for direct PostgREST inserts w
   expect(stored.length).toBe(CEILING);
 });
 
+// A revalidation made while Redis is down reaches the other instances once it is back: lib/cache/shared-cache.test.ts.
+// Not here: these instances share one content file, and each takes a change of it in by itself (issue 51).
 test('with Redis stopped mid-run, pages answer on both instances and through nginx, and every accepted request is stored', async () => {
   test.setTimeout(180_000);
   await setQuotas(LIFTED_QUOTAS);
@@ -247,22 +249,6 @@ test('with Redis stopped mid-run, pages answer on both instances and through ngi
     [...posting.acknowledged].filter((id) => !stored.has(id)),
     'accepted but not stored',
   ).toEqual([]);
-});
-
-test('with Redis stopped, the instance a publish is sent to shows it and the other its old page; once Redis is back, the other catches up', async () => {
-  test.setTimeout(60_000);
-  const [a, b] = stack.apps;
-  await redis.stop();
-  // Long enough for A to show it; B cannot know of it, however long it is asked.
-  const { visible, text } = await timePublish({ contentFile, secret, publishTo: a!.origin, watch: [a!.origin, b!.origin] }, 5_000);
-  expect(visible[0], 'A shows the publish it received').not.toBeNull();
-  expect(visible[1], 'B cannot know of it').toBeNull();
-  await pagesAnswer([a!.origin, b!.origin]);
-  // What each instance logs meanwhile is lib/cache/shared-cache.test.ts's.
-
-  await redis.start();
-  // A sends the revalidation Redis missed as soon as it reconnects (it retries every 2 s at most).
-  expect(await visibleAfter(b!.origin, text, performance.now(), 15_000)).not.toBeNull();
 });
 
 /** The confirmed subscribers the kill test announces a version to. */

@@ -25,12 +25,12 @@ const SITE_URL = process.env.NEXT_PUBLIC_SITE_URL ?? E2E_SERVERS.main.url;
 /**
  * The second worker's tests: those on servers of their own (the lake's SIGKILL, serve:prod, many
  * instances, faults) and Lighthouse, which only reads `strict`'s pages. None touches the dataset `main`
- * serves. The tests on the hosted build and on `strict` (quotas, axe) touch neither; they run with `main`'s,
- * which keeps the two workers' shares about equal (docs/testing.md). Matched against "project file
- * describe title", as Playwright's grep is.
+ * serves. The tests on the hosted build and on `strict` (quotas, axe), and publish-path.spec on a server of
+ * its own, touch neither; they run with `main`'s, which keeps the two workers' shares about equal
+ * (docs/testing.md). Matched against "project file describe title", as Playwright's grep is.
  */
 const ISOLATED = [
-  /studio-lake\.spec|publish-path\.spec|policy-notice\.spec|stack\.spec|scale\.spec/,
+  /studio-lake\.spec|policy-notice\.spec|stack\.spec|scale\.spec/,
   /faults\.spec\.ts (?!the submission key)/,
   /budgets\.spec\.ts Lighthouse/,
 ];

@@ -208,7 +208,7 @@ test.describe('a material change, announced ahead', () => {
     const begins = startOfDay(day, timeZone);
     await phase('start the server again, its clock seconds before the day begins', async () => {
       await server.stop();
-      const { offsetMs, realAt } = offsetToReach(begins, 20_000);
+      const { offsetMs, realAt } = offsetToReach(begins, 12_000);
       server = await startAppServer({ ...env, ...clockAhead(offsetMs) }, { port });
       if (Date.now() < realAt - 1000) expect(await html(ROUTES.privacy)).not.toContain(sentence);
       await expect

@@ -37,6 +37,8 @@ test.describe.configure({ mode: 'serial' });
 const PER_ADDRESS = 3;
 /** How long a publish may take to show before the test calls it missed (the 2 s is measured: npm run bench -- publish). */
 const PUBLISH_POLL_LIMIT_MS = 10_000;
+/** Enough to see a publish missed now and then; the bench's shared-cache row times twenty. */
+const PUBLISHES = 10;
 const RATE_LIMITED = seedMessage({ code: 'rateLimited' });
 const SITE_BUSY = seedMessage({ code: 'siteBusy' });
 const RUN = Date.now().toString(36);
@@ -135,18 +137,20 @@ test.afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
 
-test('20 publishes sent through nginx: each is served by both instances and through nginx', async () => {
+test(`${PUBLISHES} publishes sent through nginx: each is served by both instances and through nginx`, async () => {
   test.setTimeout(300_000);
   const [a, b] = stack.apps;
   const watch = [a!.origin, b!.origin, stack.url];
   await pagesAnswer(watch);
   const seen: Array<Array<number | null>> = [];
-  for (let publish = 0; publish < 20; publish += 1) {
+  for (let publish = 0; publish < PUBLISHES; publish += 1) {
     const { visible } = await timePublish({ contentFile, secret, publishTo: stack.url, watch }, PUBLISH_POLL_LIMIT_MS);
     seen.push(visible);
   }
   const worstEach = seen.map((visible) => Math.max(...visible.map((ms) => ms ?? Infinity)));
-  console.log(`publish → visible on app1, app2 and nginx: median ${median(worstEach)} ms, worst ${Math.max(...worstEach)} ms of 20`);
+  console.log(
+    `publish → visible on app1, app2 and nginx: median ${median(worstEach)} ms, worst ${Math.max(...worstEach)} ms of ${PUBLISHES}`,
+  );
   expect(
     seen.filter((visible) => visible.includes(null)),
     `publishes some server did not show within ${PUBLISH_POLL_LIMIT_MS} ms`,

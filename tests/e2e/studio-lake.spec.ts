@@ -22,6 +22,8 @@ import { expectStatus, openHistory, openStudio, phase, PHASE_TIMEOUT_MS, STATUS,
  */
 
 const LAKE_API = '/api/lake/v2025-02-19/data';
+/** The reply time /support shows, as a release that falls due while the server is down sets it. */
+const RELEASED_REPLY_TIME = 'We reply within a day: settings published by a release.';
 const AUTHORS = [
   { name: 'Ada Lovelace', title: 'Privacy policy, first draft', date: '2026-10-01T09:00:00Z' },
   { name: 'Grace Hopper', title: 'Privacy policy, reviewed', date: '2026-11-01T09:00:00Z' },
@@ -162,7 +164,7 @@ test.describe('the local lake of the embedded default', () => {
           actionType: 'sanity.action.document.edit',
           draftId: version,
           publishedId: 'siteSettings',
-          patch: { set: { description: 'Connect with your school community anonymously: settings published by a release.' } },
+          patch: { set: { replyTime: RELEASED_REPLY_TIME } },
         },
       ]);
       const at = Date.now() + 3000;
@@ -171,9 +173,12 @@ test.describe('the local lake of the embedded default', () => {
       expect((await readDataset(env.CONTENT_FILE)).find((doc) => doc._id === `_.releases.${release}`)?.state).toBe('scheduled');
       return at;
     });
-    await phase('start it again once the release is due', async () => {
+    await phase('start it again once the release is due; its settings are on the pages within 2 s (issue 51)', async () => {
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, publishAt - Date.now())));
       server = await startAppServer(env, { port });
+      await expect
+        .poll(async () => (await fetch(`${server.origin}/support`)).text(), { timeout: 2000, intervals: [50] })
+        .toContain(RELEASED_REPLY_TIME);
     });
     await phase("the release's publish, in the new process's history at once", async () => {
       const history = `${LAKE_API}/history/production`;

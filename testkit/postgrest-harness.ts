@@ -35,7 +35,10 @@ export type SupabaseStack = {
   secretKey: string;
   /**
    * Runs SQL as the superuser, straight on the database (to check what got stored). On PGlite it shares
-   * the one session with PostgREST's connections: while the app is writing, read through `postgres`.
+   * the one session with PostgREST's connections, and runs inside whichever transaction PostgREST has open
+   * there, as its role ("permission denied"): while an app server uses the stack, read through `postgres`.
+   * Any server with the stack's settings does, even when no test writes: its mail sender calls the store
+   * every few seconds (lib/mail/pace.ts).
    */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   /** Makes the data API unavailable (the proxy answers 503) until startPostgrest. */

@@ -98,7 +98,7 @@ test.describe('a hosted backend that hangs', () => {
 
   test.beforeAll(async () => {
     test.setTimeout(180_000);
-    stack = await startSupabaseStack();
+    stack = await startSupabaseStack({ database: 'postgres' });
     dataDir = await tempDir('hung');
     server = await startAppServer({
       DATA_DIR: dataDir,

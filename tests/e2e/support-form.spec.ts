@@ -385,7 +385,7 @@ test.describe('support form on the hosted backend when it fails and recovers', (
 
   test.beforeAll(async () => {
     test.setTimeout(120_000);
-    stack = await startSupabaseStack();
+    stack = await startSupabaseStack({ database: 'postgres' });
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'e2e-supabase-'));
     server = await startAppServer({
       DATA_DIR: dataDir,

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { lendUpdateTags } from '@/lib/cache/tag-expiry';
+import { writeAtomically } from '@/lib/content-lake/atomic-file';
 import { SEED_FILE } from '@/testkit/paths';
 
 import { localLake } from './local-lake';
@@ -131,7 +132,9 @@ describe("the embedded lake's record of the policy", () => {
 
     const good = await readFile(file, 'utf8');
     const said = vi.spyOn(console, 'error').mockImplementation(() => {});
-    await writeFile(file, dated(good, TOO_EARLY));
+    // Replaced whole, as git and most editors save: an in-place write the watch reads between its truncation
+    // and its text is refused for what it was then (every document missing), and said too.
+    await writeAtomically(file, dated(good, TOO_EARLY));
     await (await lake()).dataset.refresh();
     expect((await lake()).dataset.problem()).toMatch(
       new RegExp(`privacyPolicy: "Last updated" is ${TOO_EARLY}, earlier than .*\\(${NEW}\\)`),

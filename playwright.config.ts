@@ -4,7 +4,7 @@ import { defineConfig, devices } from '@playwright/test';
 
 import { E2E_SERVERS } from './testkit/e2e-servers';
 import { SANITY_API_VERSION } from './lib/env/public';
-import { CHROMIUM_ARGS, TEST_CHROMIUM_PATH } from './testkit/browser';
+import { CHROMIUM_ARGS, chromiumEnv, TEST_CHROMIUM_PATH } from './testkit/browser';
 import { LAKE_ORIGIN, LAKE_PORT, LAKE_PROJECT, LAKE_TOKEN } from './testkit/hosted';
 import { lakeTls } from './testkit/lake-tls';
 
@@ -70,7 +70,7 @@ export default defineConfig({
     ...project,
     use: {
       ...devices['Desktop Chrome'],
-      launchOptions: { executablePath: TEST_CHROMIUM_PATH, args: CHROMIUM_ARGS },
+      launchOptions: { executablePath: TEST_CHROMIUM_PATH, args: CHROMIUM_ARGS, env: chromiumEnv() },
     },
   })),
   // Not `npm run start`: the data dir and the dataset copy must be ready before each server starts,

@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 
+import { withoutFakeClock } from './fake-clock.ts';
+
 /**
  * Debian's Chromium, as every browser test and measuring script launches it (never a downloaded
  * browser). Without the background-networking flags it dials Google's hosts at every start, which this
@@ -27,3 +29,10 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
+
+/**
+ * The environment Chromium starts in: this process's, less libfaketime's preload when the suite runs with
+ * its clock moved (docs/testing.md), under which Chromium hangs; its pages get the date from
+ * testkit/browser-clock.ts instead.
+ */
+export const chromiumEnv = () => withoutFakeClock(process.env);

@@ -16,12 +16,38 @@ export const LIBFAKETIME = `/usr/lib/${TRIPLET}/faketime/libfaketimeMT.so.1`;
 
 export const fakeClockAvailable = () => existsSync(LIBFAKETIME);
 
-/** The environment of a process whose clock reads `offsetMs` ahead (whole seconds, as libfaketime takes them). */
+/** libfaketime's units of a relative FAKETIME ("+365d", "-2h", "+90"): seconds unless a suffix says. */
+const UNIT_SECONDS: Record<string, number> = { '': 1, s: 1, m: 60, h: 3600, d: 86_400, y: 365 * 86_400 };
+
+/**
+ * How far ahead of the machine's clock this process reads, when it was started under libfaketime with a
+ * relative offset (the suite run with its clock moved: docs/testing.md); 0 otherwise. An absolute
+ * FAKETIME ("@2030-01-01 …") is not one the suite is run with, so it is refused rather than guessed.
+ */
+export function processClockOffsetMs(env: NodeJS.ProcessEnv = process.env): number {
+  if (!env.LD_PRELOAD?.includes('libfaketime') || !env.FAKETIME) return 0;
+  const match = /^([+-]\d+(?:\.\d+)?)([smhdy]?)$/.exec(env.FAKETIME.trim());
+  if (!match) throw new Error(`FAKETIME="${env.FAKETIME}": the suite takes a relative offset, such as +365d`);
+  return Math.round(Number(match[1]) * UNIT_SECONDS[match[2]!]! * 1000);
+}
+
+/** `env` without libfaketime, for a program that cannot run under its preload (Chromium hangs in it). */
+export function withoutFakeClock(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const rest = { ...env };
+  for (const name of Object.keys(rest)) if (name === 'LD_PRELOAD' || name.startsWith('FAKETIME')) delete rest[name];
+  const others = env.LD_PRELOAD?.split(/[: ]/).filter((library) => library && !library.includes('libfaketime'));
+  return others?.length ? { ...rest, LD_PRELOAD: others.join(':') } : rest;
+}
+
+/**
+ * The environment of a process whose clock reads `offsetMs` ahead of this one's (whole seconds, as
+ * libfaketime takes them): added to this process's own offset, as a child inherits the preload.
+ */
 export function clockAhead(offsetMs: number): Record<string, string> {
   if (!fakeClockAvailable()) throw new Error(`${LIBFAKETIME} is missing: apt-get install faketime (bash .ci/run does)`);
   return {
     LD_PRELOAD: LIBFAKETIME,
-    FAKETIME: `+${Math.round(offsetMs / 1000)}`,
+    FAKETIME: `+${Math.round((processClockOffsetMs() + offsetMs) / 1000)}`,
     // Timers and performance.now() keep the real pace: only the wall clock is moved.
     FAKETIME_DONT_FAKE_MONOTONIC: '1',
   };

@@ -5,11 +5,15 @@
 import { launch } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './browser.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumEnv } from './browser.ts';
 
 /** A headless Chromium with a DevTools port for Lighthouse (the tests pass TEST_CHROMIUM_PATH); kill() when done. */
 export async function launchLighthouseBrowser(chromePath = CHROMIUM_PATH) {
-  const chrome = await launch({ chromePath, chromeFlags: ['--headless', '--disable-dev-shm-usage', ...CHROMIUM_ARGS] });
+  const chrome = await launch({
+    chromePath,
+    chromeFlags: ['--headless', '--disable-dev-shm-usage', ...CHROMIUM_ARGS],
+    envVars: chromiumEnv(),
+  });
   return { port: chrome.port, kill: () => chrome.kill() };
 }
 

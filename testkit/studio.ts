@@ -10,6 +10,8 @@ import { expect, test, type Browser, type BrowserContext, type Locator, type Pag
 import { STREAM_HOST } from '../lib/content-lake/access.ts';
 import { versionCheckAnswer } from '../studio/sanity-services.ts';
 
+import { followProcessClock } from './browser-clock.ts';
+
 const SANITY_VERSION = (createRequire(import.meta.url)('sanity/package.json') as { version: string }).version;
 
 /**
@@ -65,6 +67,7 @@ export type StudioSite = { local: true; origin: string } | { local: false; signI
  */
 export async function studioContext(browser: Browser, site: StudioSite, problems: string[]): Promise<BrowserContext> {
   const context = await browser.newContext({ ignoreHTTPSErrors: true });
+  await followProcessClock(context);
   if (site.local) watchHosts(context, site.origin, problems);
   else {
     await answerForSanityServices(context);
@@ -113,9 +116,9 @@ export const studio = {
 
 /** What the document's status line says, as Sanity's own e2e tests read it (e2e/helpers/documentStatusAssertions.ts). */
 export const STATUS = {
-  // Relative as Intl words it (numeric: 'auto'): "3 days ago", but "yesterday" and "last week" too, which the
-  // seed's publish (2026-11-22) became a week after it.
-  lastPublished: /Last published (.* ago|yesterday|last (week|month|year))/i,
+  // Within a month, relative as Intl words it (numeric: 'auto'): "3 days ago", "yesterday", "last week"; from a
+  // month on, the date: "Nov 1" in the same year, "Nov 22, 2026" before it (useRelativeTime, minimal).
+  lastPublished: /Last published (.* ago|yesterday|last (week|month|year)|[A-Z][a-z]{2} \d{1,2}(, \d{4})?$)/i,
   published: /Published (just now|\d+ sec\. ago)/i,
   edited: /Edited (just now|\d+ sec\. ago)/i,
   discarded: /Discarded draft (just now|\d+ sec\. ago)/i,

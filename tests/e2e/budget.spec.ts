@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { expect, test, type Page, type Response } from '@playwright/test';
+import { type Page, type Response } from '@playwright/test';
 
 import { PUBLIC_PATHS } from '../../lib/public-pages';
 import { partSent } from '../../testkit/part-sent.ts';
@@ -21,6 +21,7 @@ import { LAKE_ORIGIN, LAKE_TOKEN } from '../../testkit/hosted';
 import { lakeTls } from '../../testkit/lake-tls';
 import { layoutShifts } from '../../testkit/layout-shifts';
 import { PHASE_TIMEOUT_MS } from '../../testkit/studio';
+import { expect, test } from '../../testkit/test';
 
 /**
  * JavaScript budgets of the public pages:

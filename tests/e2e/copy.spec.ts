@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 
 import { POLICY_ID, VERSION_TYPE, versionId } from '../../lib/content/policy-record';
 import { CONTENT_TYPES } from '../../lib/content/types';
@@ -9,6 +9,7 @@ import { postForm } from '../../testkit/forms';
 import { SEED } from '../../testkit/seed-copy';
 import { dialogParts } from './support/dialog';
 import { mailTo, onServer } from './support/mail';
+import { expect, test } from '../../testkit/test';
 
 /**
  * An editor can change every sentence a visitor sees: every string of the seed is marked (as an editor

@@ -1,6 +1,5 @@
-import { expect, test } from '@playwright/test';
-
 import { GENERIC_FAILURE, REQUEST_SENT, SEED_ERROR_PAGE, SEED_FORM } from '../../testkit/seed-copy';
+import { expect, test } from '../../testkit/test';
 
 /**
  * Unexpected failures while a visitor has a page open: the answer to a form never arrives (the network

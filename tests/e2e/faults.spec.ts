@@ -4,7 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { PGlite } from '../../lib/support/pglite-core.mjs';
-import { expect, test } from '@playwright/test';
 
 import { GENERIC_FAILURE, REQUEST_SENT, SEED_FORM } from '../../testkit/seed-copy.ts';
 import { SUBMISSION_KEY_FIELD } from '../../lib/support/validation.ts';
@@ -14,6 +13,8 @@ import { startSupabaseStack, supabaseEnv, type SupabaseStack } from '../../testk
 import { preparedDataDir } from '../../testkit/store.ts';
 
 import { dialogParts } from './support/dialog.ts';
+import { followProcessClock } from '../../testkit/browser-clock.ts';
+import { expect, test } from '../../testkit/test.ts';
 
 /**
  * Faults an operator meets, each against its own production server of the same build
@@ -134,6 +135,7 @@ test.describe('a hosted backend that hangs', () => {
     }) => {
       test.setTimeout(90_000);
       const context = await browser.newContext({ javaScriptEnabled: javaScript });
+      await followProcessClock(context);
       const page = await context.newPage();
       // Without JavaScript the card is a link to the dialog as a target; with it, the card opens it.
       await page.goto(`${server!.origin}/support${javaScript ? '' : '#request-feedback'}`);

@@ -1,7 +1,8 @@
-import { expect, test, type APIResponse } from '@playwright/test';
+import { type APIResponse } from '@playwright/test';
 
 import { PUBLIC_PAGES, PUBLIC_PATHS, ROUTES, type PublicPath } from '../../lib/public-pages';
 import { readDataset, SEED_FILE, type Doc } from '../../testkit/dataset';
+import { expect, test } from '../../testkit/test';
 
 /**
  * Response headers on every kind of route, and what search engines and link previews read:

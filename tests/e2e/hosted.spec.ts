@@ -3,7 +3,7 @@ import path from 'node:path';
 
 import type { SanityDocument } from '@sanity/client';
 import { createPreviewSecret } from '@sanity/preview-url-secret/create-secret';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 
 import { versionId } from '../../lib/content/policy-record';
 import { addDays, dayIn } from '../../lib/content/site-time';
@@ -12,6 +12,7 @@ import { LAKE_ORIGIN, lakeClient } from '../../testkit/hosted';
 import { watchProblems } from '../../testkit/studio';
 import { E2E_SERVERS } from '../../testkit/e2e-servers';
 import { postWebhook, readDataset, resetLake, SEED_FILE, type Doc } from '../../testkit/dataset';
+import { expect, test } from '../../testkit/test';
 
 /**
  * The path editors and legal reviewers use: the production build configured for a Sanity project,

@@ -1,13 +1,12 @@
 import path from 'node:path';
 
-import { expect, test } from '@playwright/test';
-
 import { MAX_BODY_BYTES } from '../../lib/http/read-body';
 import { REFUSALS, type Refusal } from '../../lib/http/refusals';
 import { LIMITS } from '../../lib/support/validation';
 import { attribute, decodeEntities } from '../../testkit/forms.ts';
 import { readStore, withStoreCopy } from '../../testkit/store.ts';
 import { REQUEST_SENT, SEED_FORM, seedMessage, SUBSCRIBED } from '../../testkit/seed-copy';
+import { expect, test } from '../../testkit/test';
 
 /**
  * Hostile input against the two form actions (support request, subscribe), sent over HTTP the way a

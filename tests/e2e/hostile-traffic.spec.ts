@@ -2,13 +2,13 @@ import { readdir } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 
-import { expect, test } from '@playwright/test';
 import { encodeSignatureHeader, SIGNATURE_HEADER_NAME } from '@sanity/webhook';
 
 import { SIGNATURE_WINDOW_MS } from '../../lib/content/webhook';
 import { MAX_BODY_BYTES } from '../../lib/http/read-body';
 import { REFUSALS } from '../../lib/http/refusals';
 import { postWebhook, WEBHOOK_SECRET } from '../../testkit/dataset';
+import { expect, test } from '../../testkit/test';
 
 /**
  * Hostile traffic against the production build over HTTP (issue 11): webhook calls that must cost

@@ -2,8 +2,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import { expect, test } from '@playwright/test';
-
 import { startOfDay, addDays, dayIn } from '../../lib/content/site-time';
 import { changesPath, PUBLIC_PATHS, ROUTES, versionPath } from '../../lib/public-pages';
 import { startAppServer, type AppServer } from '../../testkit/app-server';
@@ -18,6 +16,7 @@ import { readMail } from '../../testkit/mail';
 import { startSmtpServer, type SmtpServer } from '../../testkit/smtp';
 import { readStore } from '../../testkit/store';
 import { openStudio, phase, studio, studioContext } from '../../testkit/studio';
+import { expect, test } from '../../testkit/test';
 
 /**
  * A legal reviewer's material change, from the Studio to the day it takes effect (issue 52), on the

@@ -1,8 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { expect, test } from '@playwright/test';
-
 import { POLICY_ID, SUMMARY_MAX, VERSION_TYPE, versionId } from '../../lib/content/policy-record';
 import { changesPath, ROUTES, versionPath, versionsPagePath } from '../../lib/public-pages';
 import { axeViolations } from '../../testkit/axe';
@@ -11,6 +9,7 @@ import { HTML_BUDGET_BYTES, pageBytes } from '../../testkit/page-bytes';
 import { SEED } from '../../testkit/seed-copy';
 import { phase, watchProblems } from '../../testkit/studio';
 import { STUDIO_TARGETS } from '../../testkit/studio-targets';
+import { expect, test } from '../../testkit/test';
 
 /**
  * The privacy policy's versions as visitors read them (issue 40), on both builds: three versions published

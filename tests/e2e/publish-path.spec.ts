@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { createClient, type SanityClient } from '@sanity/client';
-import { expect, test } from '@playwright/test';
 
 import { LAKE_PATH, LOCAL_PROJECT } from '../../lib/content-lake/local';
 import { SANITY_API_VERSION } from '../../lib/env/public';
@@ -11,6 +10,7 @@ import { startAppServer, type AppServer } from '../../testkit/app-server';
 import { editDocument, readDataset, seedCopy, type Doc } from '../../testkit/dataset';
 import { freePort } from '../../testkit/processes';
 import { preparedDataDir } from '../../testkit/store';
+import { expect, test } from '../../testkit/test';
 
 /**
  * Every publish on the embedded default reaches its pages by one path (issue 51): one made through the

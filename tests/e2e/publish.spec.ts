@@ -1,5 +1,3 @@
-import { expect, test } from '@playwright/test';
-
 import {
   E2E_CONTENT_FILE,
   SEED_FILE,
@@ -11,6 +9,8 @@ import {
   writeDataset,
   type Doc,
 } from '../../testkit/dataset';
+import { followProcessClock } from '../../testkit/browser-clock';
+import { expect, test } from '../../testkit/test';
 
 // These tests edit the one dataset the server reads: one at a time, seed restored after each.
 test.describe.configure({ mode: 'serial' });
@@ -67,6 +67,7 @@ test.describe('draft preview', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Privacy Policy');
 
     const reviewer = await browser.newContext();
+    await followProcessClock(reviewer);
     const preview = await reviewer.newPage();
     await preview.goto(`/api/draft-mode/enable?sanity-preview-secret=${SECRET}&sanity-preview-pathname=/privacy`);
     await expect(preview).toHaveURL(/\/privacy$/);

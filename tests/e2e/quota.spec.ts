@@ -1,5 +1,3 @@
-import { expect, test } from '@playwright/test';
-
 import { REQUEST_SENT, seedMessage } from '../../testkit/seed-copy';
 
 const RATE_LIMITED = seedMessage({ code: 'rateLimited' });
@@ -8,6 +6,7 @@ const SITE_BUSY = seedMessage({ code: 'siteBusy' });
 import { E2E_SERVERS } from '../../testkit/e2e-servers';
 import { readStore } from '../../testkit/store.ts';
 import { postForm, type FormAnswer } from '../../testkit/forms.ts';
+import { expect, test } from '../../testkit/test';
 
 /**
  * The submission quotas on the strict server (3 per client address, 10 for the whole site, per window;

@@ -3,8 +3,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import { expect, test } from '@playwright/test';
-
 import { seedCopy } from '../../testkit/dataset.ts';
 import { outcome, postForm, type FormAnswer } from '../../testkit/forms.ts';
 import {
@@ -21,6 +19,7 @@ import { REQUEST_SENT, seedMessage, SUBSCRIBED } from '../../testkit/seed-copy.t
 import { startSmtpServer, type SmtpServer } from '../../testkit/smtp.ts';
 import { startStack, type Stack } from '../../testkit/stack.ts';
 import { median } from '../../testkit/stats.ts';
+import { expect, test } from '../../testkit/test';
 
 /**
  * The site scaled out (issue 21): two production instances of the build npm test made (the standalone

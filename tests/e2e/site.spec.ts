@@ -1,5 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { SEED, SEED_CHROME, SEED_FORM, SEED_NOT_FOUND } from '../../testkit/seed-copy';
+import { expect, test } from '../../testkit/test';
 
 const YEAR = String(new Date().getFullYear());
 

@@ -4,8 +4,6 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-import { expect, test } from '@playwright/test';
-
 import { CACHED_ENCODINGS } from '../../lib/cached-encodings';
 import { PUBLIC_PATHS } from '../../lib/public-pages';
 import { editDocument, postWebhook, seedCopy, WEBHOOK_SECRET } from '../../testkit/dataset.ts';
@@ -13,6 +11,7 @@ import { renderBlockingRequests } from '../../testkit/page-bytes.ts';
 import { freePort, memory, sleep } from '../../testkit/processes.ts';
 import { SEED_FORM, SEED_NOT_FOUND } from '../../testkit/seed-copy.ts';
 import { preparedDataDir, readStore } from '../../testkit/store.ts';
+import { expect, test } from '../../testkit/test';
 
 /**
  * The deployed shape, smoke-tested: `npm run serve:prod` (scripts/serve-prod.ts, on the build npm test

@@ -3,14 +3,15 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import { chromium, expect, test, type Browser } from '@playwright/test';
+import { chromium, type Browser } from '@playwright/test';
 
 import { startAppServer, type AppServer } from '../../testkit/app-server';
-import { CHROMIUM_ARGS, TEST_CHROMIUM_PATH } from '../../testkit/browser';
+import { CHROMIUM_ARGS, chromiumEnv, TEST_CHROMIUM_PATH } from '../../testkit/browser';
 import { readDataset, seedCopy, type Doc } from '../../testkit/dataset';
 import { freePort } from '../../testkit/processes';
 import { preparedDataDir } from '../../testkit/store';
 import { expectStatus, openHistory, openStudio, phase, PHASE_TIMEOUT_MS, STATUS, studio, studioContext } from '../../testkit/studio';
+import { expect, test } from '../../testkit/test';
 
 /**
  * The local lake's own guarantees, on a server of the embedded build started here (the Studio tests
@@ -24,9 +25,11 @@ import { expectStatus, openHistory, openStudio, phase, PHASE_TIMEOUT_MS, STATUS,
 const LAKE_API = '/api/lake/v2025-02-19/data';
 /** The reply time /support shows, as a release that falls due while the server is down sets it. */
 const RELEASED_REPLY_TIME = 'We reply within a day: settings published by a release.';
+const DAY_MS = 86_400_000;
+/** Two commits, a month and a day before the test runs: the Studio words one as a date, the other as words. */
 const AUTHORS = [
-  { name: 'Ada Lovelace', title: 'Privacy policy, first draft', date: '2026-10-01T09:00:00Z' },
-  { name: 'Grace Hopper', title: 'Privacy policy, reviewed', date: '2026-11-01T09:00:00Z' },
+  { name: 'Ada Lovelace', title: 'Privacy policy, first draft', date: new Date(Date.now() - 40 * DAY_MS).toISOString() },
+  { name: 'Grace Hopper', title: 'Privacy policy, reviewed', date: new Date(Date.now() - 2 * DAY_MS).toISOString() },
 ];
 
 /** A repository whose seed has one commit per author, each changing the policy's title. */
@@ -278,6 +281,7 @@ test.describe('the local lake of the embedded default', () => {
     const attacker = await chromium.launch({
       executablePath: TEST_CHROMIUM_PATH,
       args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP evil.example 127.0.0.1'],
+      env: chromiumEnv(),
     });
     const before = await readFile(env.CONTENT_FILE!, 'utf8');
     try {

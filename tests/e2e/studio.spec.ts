@@ -1,4 +1,4 @@
-import { expect, test, type BrowserContext, type Page, type Request } from '@playwright/test';
+import { type BrowserContext, type Page, type Request } from '@playwright/test';
 
 import { OVERLAYS_DEADLINE_MARK } from '../../app/(site)/_components/preview-marks';
 import type { Doc } from '../../testkit/dataset';
@@ -17,6 +17,7 @@ import {
   studio,
   studioContext,
 } from '../../testkit/studio';
+import { expect, test } from '../../testkit/test';
 
 /**
  * The editors' and legal reviewers' path, in the real Sanity Studio at /studio, on both builds: the

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 
 import { linkResultPath, ROUTES } from '../../lib/public-pages';
 import { axeViolations } from '../../testkit/axe';
@@ -9,6 +9,7 @@ import { postForm } from '../../testkit/forms';
 import { SEED_CHROME, SEED_SUBSCRIPTION as WORDS, SUBSCRIBED } from '../../testkit/seed-copy';
 import { readStore } from '../../testkit/store';
 import { mailTo, onServer } from './support/mail';
+import { expect, test } from '../../testkit/test';
 
 /**
  * The subscription (issue 52) on the production build's embedded default, as a subscriber meets it: the

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { type Locator, type Page } from '@playwright/test';
 
 import { readStore } from '../../testkit/store.ts';
 import { startAppServer, type AppServer } from '../../testkit/app-server.ts';
@@ -11,6 +11,7 @@ import { startSupabaseStack, supabaseEnv, type SupabaseStack } from '../../testk
 
 import { dialogParts } from './support/dialog.ts';
 import { GENERIC_FAILURE, REQUEST_SENT, SEED_FORM, seedMessage, SUBSCRIBED } from '../../testkit/seed-copy.ts';
+import { expect, test } from '../../testkit/test';
 
 /**
  * The support form and the landing page's subscribe form, on the production build, state by state

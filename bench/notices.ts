@@ -9,6 +9,7 @@
  */
 import path from 'node:path';
 
+import { addDays, dayIn } from '../lib/content/site-time.ts';
 import { addConfirmedSubscribers, startSupabaseStack, supabaseEnv, type SupabaseStack } from '../testkit/postgrest-harness.ts';
 import { postForm } from '../testkit/forms.ts';
 import { sleep } from '../testkit/processes.ts';
@@ -19,7 +20,8 @@ import { withTempDir } from './lib/temp-dir.ts';
 import { envInt, round, type Report } from './report.ts';
 
 const log = (line: string) => process.stderr.write(`[notices] ${line}\n`);
-const VERSION = '2027-06-01';
+/** A version two months after the day the bench runs, as a material change's day would be. */
+const VERSION = addDays(dayIn(Date.now(), 'UTC'), 60);
 const CLIENT = 'smtp-server (testkit/smtp.ts): the messages it accepted, by Message-ID and recipient';
 
 /** The subscriber a notice of VERSION goes to, by its Message-ID; null for any other message. */

@@ -24,7 +24,7 @@ const UNIT_SECONDS: Record<string, number> = { '': 1, s: 1, m: 60, h: 3600, d: 8
  * relative offset (the suite run with its clock moved: docs/testing.md); 0 otherwise. An absolute
  * FAKETIME ("@2030-01-01 …") is not one the suite is run with, so it is refused rather than guessed.
  */
-export function processClockOffsetMs(env: NodeJS.ProcessEnv = process.env): number {
+export function processClockOffsetMs(env: Partial<NodeJS.ProcessEnv> = process.env): number {
   if (!env.LD_PRELOAD?.includes('libfaketime') || !env.FAKETIME) return 0;
   const match = /^([+-]\d+(?:\.\d+)?)([smhdy]?)$/.exec(env.FAKETIME.trim());
   if (!match) throw new Error(`FAKETIME="${env.FAKETIME}": the suite takes a relative offset, such as +365d`);
@@ -32,7 +32,7 @@ export function processClockOffsetMs(env: NodeJS.ProcessEnv = process.env): numb
 }
 
 /** `env` without libfaketime, for a program that cannot run under its preload (Chromium hangs in it). */
-export function withoutFakeClock(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+export function withoutFakeClock<Env extends Partial<NodeJS.ProcessEnv>>(env: Env): Env {
   const rest = { ...env };
   for (const name of Object.keys(rest)) if (name === 'LD_PRELOAD' || name.startsWith('FAKETIME')) delete rest[name];
   const others = env.LD_PRELOAD?.split(/[: ]/).filter((library) => library && !library.includes('libfaketime'));

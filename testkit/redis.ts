@@ -58,7 +58,7 @@ function launch(port: number, dir: string): { child: ChildProcess; output: () =>
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--logfile', ''];
   // Not under libfaketime's preload, in which redis-server does not start (a run with its clock moved ahead):
   // the product gives Redis only relative lifetimes (EX, PX), so its clock need not agree with the servers'.
-  const child = spawn(redisBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'], env: withoutFakeClock() });
+  const child = spawn(redisBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'], env: withoutFakeClock(process.env) });
   live.add(child);
   child.once('exit', () => live.delete(child));
   let output = '';

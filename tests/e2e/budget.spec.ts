@@ -21,7 +21,7 @@ import { LAKE_ORIGIN, LAKE_TOKEN } from '../../testkit/hosted';
 import { lakeTls } from '../../testkit/lake-tls';
 import { layoutShifts } from '../../testkit/layout-shifts';
 import { PHASE_TIMEOUT_MS } from '../../testkit/studio';
-import { expect, test } from '../../testkit/test';
+import { expect, test } from '../../testkit/test.ts';
 
 /**
  * JavaScript budgets of the public pages:

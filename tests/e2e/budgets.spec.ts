@@ -5,7 +5,7 @@ import { axeViolations } from '../../testkit/axe.ts';
 import { TEST_CHROMIUM_PATH } from '../../testkit/browser.ts';
 import { E2E_SERVERS } from '../../testkit/e2e-servers.ts';
 import { launchLighthouseBrowser, lighthouseReport } from '../../testkit/lighthouse.ts';
-import { expect, test } from '../../testkit/test';
+import { expect, test } from '../../testkit/test.ts';
 
 /**
  * Budgets that hold on any machine: Lighthouse accessibility, best practices and SEO at 100 (no

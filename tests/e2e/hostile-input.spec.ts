@@ -6,7 +6,7 @@ import { LIMITS } from '../../lib/support/validation';
 import { attribute, decodeEntities } from '../../testkit/forms.ts';
 import { readStore, withStoreCopy } from '../../testkit/store.ts';
 import { REQUEST_SENT, SEED_FORM, seedMessage, SUBSCRIBED } from '../../testkit/seed-copy';
-import { expect, test } from '../../testkit/test';
+import { expect, test } from '../../testkit/test.ts';
 
 /**
  * Hostile input against the two form actions (support request, subscribe), sent over HTTP the way a

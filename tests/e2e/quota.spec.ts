@@ -6,7 +6,7 @@ const SITE_BUSY = seedMessage({ code: 'siteBusy' });
 import { E2E_SERVERS } from '../../testkit/e2e-servers';
 import { readStore } from '../../testkit/store.ts';
 import { postForm, type FormAnswer } from '../../testkit/forms.ts';
-import { expect, test } from '../../testkit/test';
+import { expect, test } from '../../testkit/test.ts';
 
 /**
  * The submission quotas on the strict server (3 per client address, 10 for the whole site, per window;

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
+import { addDays, dayIn } from '../../lib/content/site-time.ts';
 import { seedCopy } from '../../testkit/dataset.ts';
 import { outcome, postForm, type FormAnswer } from '../../testkit/forms.ts';
 import {
@@ -19,7 +20,7 @@ import { REQUEST_SENT, seedMessage, SUBSCRIBED } from '../../testkit/seed-copy.t
 import { startSmtpServer, type SmtpServer } from '../../testkit/smtp.ts';
 import { startStack, type Stack } from '../../testkit/stack.ts';
 import { median } from '../../testkit/stats.ts';
-import { expect, test } from '../../testkit/test';
+import { expect, test } from '../../testkit/test.ts';
 
 /**
  * The site scaled out (issue 21): two production instances of the build npm test made (the standalone
@@ -256,7 +257,8 @@ test('with Redis stopped mid-run, pages answer on both instances and through ngi
 
 /** The confirmed subscribers the kill test announces a version to. */
 const SUBSCRIBERS = 24;
-const VERSION = '2027-06-01';
+/** A version two months after the day the test runs, as a material change's day would be. */
+const VERSION = addDays(dayIn(Date.now(), 'UTC'), 60);
 
 /** The subscriber a message of the SMTP server is a notice of VERSION to (its Message-ID says, maybe on a folded line), or null. */
 const noticeTo = (raw: Buffer) =>

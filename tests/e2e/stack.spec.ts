@@ -11,7 +11,7 @@ import { renderBlockingRequests } from '../../testkit/page-bytes.ts';
 import { freePort, memory, sleep } from '../../testkit/processes.ts';
 import { SEED_FORM, SEED_NOT_FOUND } from '../../testkit/seed-copy.ts';
 import { preparedDataDir, readStore } from '../../testkit/store.ts';
-import { expect, test } from '../../testkit/test';
+import { expect, test } from '../../testkit/test.ts';
 
 /**
  * The deployed shape, smoke-tested: `npm run serve:prod` (scripts/serve-prod.ts, on the build npm test

@@ -11,7 +11,7 @@ import { startSupabaseStack, supabaseEnv, type SupabaseStack } from '../../testk
 
 import { dialogParts } from './support/dialog.ts';
 import { GENERIC_FAILURE, REQUEST_SENT, SEED_FORM, seedMessage, SUBSCRIBED } from '../../testkit/seed-copy.ts';
-import { expect, test } from '../../testkit/test';
+import { expect, test } from '../../testkit/test.ts';
 
 /**
  * The support form and the landing page's subscribe form, on the production build, state by state

@@ -8,7 +8,7 @@ import { freePort, startProcess, waitForHttp, type Exit } from './processes.ts';
  * server cannot have (a hosted backend that hangs, a second server, a SIGKILL, a broken setting), and
  * for the measuring scripts (`dir`: another app, such as bench/fixture).
  *
- * Only relative imports with real extensions and packages: scripts/load.mjs imports this file with plain `node`.
+ * Only relative imports with real extensions and packages: the bench scripts (bench/) import this file with plain `node`.
  */
 
 export type { Exit };

@@ -1,6 +1,6 @@
 /**
  * The local Content Lake: one dataset answered in the shapes of Sanity's HTTP API (handler.ts), for the
- * embedded Studio and site (lib/content-lake/embedded.ts) and, playing Sanity's hosted API, for the hosted
+ * embedded Studio and site (lib/content/local-lake.ts) and, playing Sanity's hosted API, for the hosted
  * build's tests and `npm run dev:lake` (node-server.ts). Every committed transaction reaches the owner's
  * onCommit (within the commit), then the listener streams (the Studio) and the live events (the site's previews).
  */

@@ -32,7 +32,7 @@ export const smtpLocation = (raw: string) => {
 /**
  * How long one message may take, from connecting to the server's acceptance (default 30 s). A message
  * not accepted by then is given up on its connection and tried again later; the outbox's lease is
- * longer than this (lib/mail/retry.ts), so no other instance takes it meanwhile.
+ * longer than this (lib/mail/pace.ts), so no other instance takes it meanwhile.
  */
 export const smtpTimeoutMs = (): number => numberSetting('SMTP_TIMEOUT_SECONDS', 30, { min: 1, max: 300, whole: false }) * 1000;
 

@@ -1,5 +1,6 @@
 import 'server-only';
 
+import { withoutControls } from '@/lib/content/plain-text';
 import type { SubscriptionCopy } from '@/lib/content/subscription-copy';
 import { fillTokens } from '@/lib/content/tokens';
 import { formatDate } from '@/lib/content/view-fields';
@@ -81,8 +82,9 @@ export function composeMail(mail: ClaimedMail, { productName, words }: MailCopy,
     from: { name: oneLine(productName), address: from },
     to: mail.email,
     subject,
-    text: renderText(body),
-    html: renderHtml(body, subject),
+    // Text published before the editors' rule (lib/content/plain-text.ts) may hold controls no mail client shows.
+    text: withoutControls(renderText(body)),
+    html: withoutControls(renderHtml(body, subject)),
     messageId: messageId(mail, from),
     headers: {
       'List-Unsubscribe': `<${link(withToken(ROUTES.oneClick, mail.unsubscribeToken))}>`,

@@ -73,14 +73,15 @@ function followRecord(lake: Lake): Promise<unknown> {
 
 async function open(): Promise<Local> {
   const user = userNamed('local-editor', 'Local editor');
-  let opened: Lake | undefined;
+  // Set once the lake is open: before then, the file being checked is the lake's own content.
+  const opened: { lake?: Lake } = {};
   const lake = await Lake.open({
     ...LOCAL_PROJECT,
     access: { kind: 'local' },
     file: contentFile(),
     watch: true,
     ...localLakeFiles(dataDir()),
-    checkFile: (documents) => problemsOf(documents, opened ? opened.dataset.documents() : documents),
+    checkFile: (documents) => problemsOf(documents, opened.lake?.dataset.documents() ?? documents),
     validate,
     amend: amendRecord,
     user,
@@ -94,7 +95,7 @@ async function open(): Promise<Local> {
         followRecord(lake).catch((error: unknown) => console.error('content lake: the policy record could not follow a hand edit', error));
     },
   });
-  opened = lake;
+  opened.lake = lake;
   await followRecord(lake);
   return {
     lake,

@@ -12,9 +12,9 @@
  * with `withoutControls`.
  */
 
-/** C0 controls but tab (U+0009) and line feed (U+000A), DEL, and the C1 controls. */
-const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/;
-const CONTROLS = new RegExp(CONTROL.source, 'g');
+/** The controls (C0, DEL, C1: Unicode's Cc) but tab (U+0009) and line feed (U+000A). */
+const CONTROL = /[^\P{Cc}\t\n]/u;
+const CONTROLS = new RegExp(CONTROL.source, 'gu');
 
 /** What an editor may know a character as, where it has a name they might meet. */
 const NAMES: Readonly<Record<number, string>> = {

@@ -23,12 +23,18 @@ async function followPolicyFromStart(): Promise<void> {
   startPolicyClock();
   await expireTags(['privacyPolicy']);
   for (;;) {
+    let facts: Awaited<ReturnType<typeof readPolicyFacts>>;
     try {
-      return await followPolicy(await readPolicyFacts());
+      facts = await readPolicyFacts();
     } catch (error) {
       console.error(`The policy's record could not be read at start; trying again in ${FOLLOW_RETRY_MS / 1000} s`, error);
       await new Promise((resolve) => setTimeout(resolve, FOLLOW_RETRY_MS).unref());
+      continue;
     }
+    // The record was read: what fails now is the store's part, which followPolicy retries by itself.
+    return followPolicy(facts).catch((error: unknown) =>
+      console.error(`At start, ${error instanceof Error ? error.message : String(error)}`),
+    );
   }
 }
 

@@ -4,8 +4,9 @@ import { mayNamePage, mayNameVersion } from '@/lib/content/policy-archive';
 import { readBody } from '@/lib/http/read-body';
 import { refusalPage } from '@/lib/http/refusal-page';
 import { REFUSALS } from '@/lib/http/refusals';
-import { ROUTES } from '@/lib/public-pages';
+import { linkResultPath, ROUTES, TOKEN_PARAM } from '@/lib/public-pages';
 import { isLinkResult } from '@/lib/support/form-state';
+import { isToken } from '@/lib/support/validation';
 
 /**
  * Posts that Next's server-action handler would answer with a 500 get a plain 4xx page a person can
@@ -71,6 +72,10 @@ export async function proxy(request: NextRequest): Promise<Response> {
   // The same for the answers of the emails' links: six names, each prerendered.
   const answer = SUBSCRIPTION_PAGE.exec(url.pathname)?.[1];
   if (answer && !LINK_PAGES.has(url.pathname) && !isLinkResult(answer)) return NextResponse.rewrite(new URL(NOT_FOUND_PATH, url));
+  // A link cut short in an email, or with no token: its answer at once, as a redirect that needs no
+  // JavaScript (the page's own redirect comes after its first bytes, as a script).
+  if (LINK_PAGES.has(url.pathname) && request.method !== 'POST' && !isToken(url.searchParams.get(TOKEN_PARAM) ?? ''))
+    return NextResponse.redirect(new URL(linkResultPath('invalid'), url), 303);
   if (request.method !== 'POST') return NextResponse.next();
   if (url.pathname === ROUTES.oneClick && !request.headers.has('next-action')) return NextResponse.next();
   if (!fromThisSite(request)) return refusalPage(REFUSALS.crossSite);

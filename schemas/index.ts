@@ -1,3 +1,6 @@
+import type { Rule } from 'sanity';
+
+import { plainTextProblems } from '@/lib/content/plain-text';
 import { CONTENT_TYPES, type ContentType } from '@/lib/content/types';
 
 import { privacyPolicyVersion } from './documents/privacyPolicyVersion';
@@ -20,8 +23,23 @@ export const SINGLETONS = { siteSettings, landingPage, supportPage, privacyPolic
 
 export const singletonTypes: readonly string[] = CONTENT_TYPES;
 
+/**
+ * In the Studio, each document's text by the rule the site applies to a publish made any other way
+ * (lib/content/plain-text.ts), each problem at its field. Elsewhere the lake and the webhook apply it
+ * themselves, so that text a dataset held before the rule does not keep it from opening.
+ */
+const withPlainText = <T extends (typeof SINGLETONS)[ContentType]>(type: T): T => ({
+  ...type,
+  validation: (rule: Rule) =>
+    rule.custom((document, context) => {
+      if (context.environment !== 'studio') return true;
+      const problems = plainTextProblems(document);
+      return problems.length > 0 ? problems : true;
+    }),
+});
+
 export const schemaTypes = [
-  ...CONTENT_TYPES.map((type) => SINGLETONS[type]),
+  ...CONTENT_TYPES.map((type) => withPlainText(SINGLETONS[type])),
   privacyPolicyVersion,
   blockContent,
   link,

@@ -192,6 +192,7 @@ describe('migrate', () => {
       '20261130000000_mail_outbox.sql',
       '20261130000100_double_opt_in.sql',
       '20261130000200_policy_notices.sql',
+      '20261206000000_resubscribe_interval.sql',
     ]);
   });
 });

@@ -67,6 +67,14 @@ const age = (email: string, hours: number) =>
     [email, hours],
   );
 
+/** As if `email` had unsubscribed, and last been asked to confirm, `hours` earlier than it did. */
+const ageAll = (email: string, hours: number) =>
+  db.query(
+    `update public.newsletter_subscribers set confirmation_requested_at = confirmation_requested_at - make_interval(hours => $2),
+      unsubscribed_at = unsubscribed_at - make_interval(hours => $2) where lower(email) = lower($1)`,
+    [email, hours],
+  );
+
 /** A token of the right form that the database never made. */
 const forged = () => randomBytes(32).toString('base64url');
 
@@ -170,12 +178,32 @@ describe('double opt-in', () => {
     await signUp('again@example.com');
     expect(await confirmations('again@example.com')).toHaveLength(1);
     await unsubscribe((await subscriber('again@example.com'))!.unsubscribe_token);
+    await ageAll('again@example.com', 90 * 24 + 1);
     await signUp('again@example.com');
     expect(await subscriber('again@example.com')).toMatchObject({ status: 'pending' });
     expect(await confirmations('again@example.com')).toHaveLength(2);
     await age('again@example.com', 7 * 24 + 1);
     expect(await call('service_role', 'mail_purge', { max_rows: 100 })).toBe(1);
     expect(await subscriber('again@example.com')).toMatchObject({ status: 'unsubscribed' });
+  });
+
+  it('an unsubscribed address signed up again by anyone gets one confirmation in 90 days, however often it is entered', async () => {
+    await confirmed('left@example.com');
+    await unsubscribe((await subscriber('left@example.com'))!.unsubscribe_token);
+    let aged = 0;
+    for (const days of [1, 2, 30, 89]) {
+      await ageAll('left@example.com', (days - aged) * 24);
+      aged = days;
+      await signUp('left@example.com');
+      expect(await confirmations('left@example.com'), `day ${days}`).toHaveLength(1);
+    }
+    await ageAll('left@example.com', 24 + 1);
+    await signUp('left@example.com');
+    expect(await confirmations('left@example.com')).toHaveLength(2);
+    // Asked again and not confirmed: the next sign-up a day later still waits the long interval.
+    await ageAll('left@example.com', 25);
+    await signUp('left@example.com');
+    expect(await confirmations('left@example.com')).toHaveLength(2);
   });
 
   it('unconfirmed addresses are forgotten after 7 days, ten with each sign-up and the rest by the senders’ sweep; confirmed ones stay', async () => {

@@ -11,6 +11,7 @@ import { Presence } from '@/lib/content-lake/presence';
 import { userNamed } from '@/lib/content-lake/project-api';
 import { contentFile, dataDir } from '@/lib/env/server';
 
+import { plainTextRefusals } from './plain-text';
 import { followPolicy } from './policy-follow';
 import { isRecordId, POLICY_ID } from './policy-record';
 import { scheduleOf } from './policy-schedule';
@@ -40,18 +41,26 @@ type Local = {
 };
 const globals = globalThis as typeof globalThis & { [KEY]?: Promise<Local> };
 
-/** What keeps the site's published documents from rendering, for the dataset's hand-edit check. */
-async function problemsOf(documents: { _id: string; _type: string }[]): Promise<string[]> {
+/**
+ * What keeps the site's published documents from rendering, for the dataset's hand-edit check; the text
+ * rule judges only what changed since `before` (the lake's documents; at its start, the file itself).
+ */
+async function problemsOf(documents: { _id: string; _type: string }[], before: readonly { _id: string }[]): Promise<string[]> {
   const { problemList } = await import('./schema-check');
   const published = documents.filter((doc) => isPublishedId(doc._id));
-  return [...(await problemList(published, CONTENT_TYPES)), ...fileRecordProblems(published)];
+  const was = new Map(before.map((doc) => [doc._id, doc]));
+  return [
+    ...(await problemList(published, CONTENT_TYPES)),
+    ...published.flatMap((doc) => plainTextRefusals(doc, was.get(doc._id)).map((problem) => `${doc._type}: ${problem}`)),
+    ...fileRecordProblems(published),
+  ];
 }
 
-/** What a publish must pass: the schema's rules, and the policy's date against its record. */
+/** What a publish must pass: the schema's rules, the text rule, and the policy's date against its record. */
 const validate: Validate = async (doc, tx) => {
   if (!(CONTENT_TYPES as readonly string[]).includes(doc._type)) return [];
   const { problemsByType } = await import('./schema-check');
-  return [...((await problemsByType([doc], [doc._type])).get(doc._type) ?? []), ...recordProblems(doc, tx)];
+  return [...((await problemsByType([doc], [doc._type])).get(doc._type) ?? []), ...plainTextRefusals(doc), ...recordProblems(doc, tx)];
 };
 
 /** The documents whose publish the policy's followers must hear of (policy-follow.ts), besides the record itself. */
@@ -64,13 +73,15 @@ function followRecord(lake: Lake): Promise<unknown> {
 
 async function open(): Promise<Local> {
   const user = userNamed('local-editor', 'Local editor');
+  // Set once the lake is open: before then, the file being checked is the lake's own content.
+  const opened: { lake?: Lake } = {};
   const lake = await Lake.open({
     ...LOCAL_PROJECT,
     access: { kind: 'local' },
     file: contentFile(),
     watch: true,
     ...localLakeFiles(dataDir()),
-    checkFile: problemsOf,
+    checkFile: (documents) => problemsOf(documents, opened.lake?.dataset.documents() ?? documents),
     validate,
     amend: amendRecord,
     user,
@@ -84,6 +95,7 @@ async function open(): Promise<Local> {
         followRecord(lake).catch((error: unknown) => console.error('content lake: the policy record could not follow a hand edit', error));
     },
   });
+  opened.lake = lake;
   await followRecord(lake);
   return {
     lake,

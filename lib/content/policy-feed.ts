@@ -15,8 +15,17 @@ export const FEED_ENTRIES = 50;
 
 type Entry = { id: string; title: string; at: string; href: string; summary: string | null };
 
+/**
+ * Every character XML 1.0 does not allow (controls but tab and line breaks, U+FFFE and U+FFFF, a surrogate
+ * alone): text published before the editors' rule (plain-text.ts) may hold them, and one would make the
+ * whole feed unreadable. With the u flag a surrogate pair is one character, and allowed.
+ */
+const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
 const escape = (value: string) =>
-  value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[char]!);
+  value
+    .replace(NOT_XML, '')
+    .replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[char]!);
 
 /** Each version's entries: announced (published before its day), in effect (its day has come), withdrawn. */
 function entriesOf(schedule: Schedule, copy: VersionsCopy): Entry[] {

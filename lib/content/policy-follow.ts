@@ -17,32 +17,56 @@ import { policyState, todayOf, type PolicyClock } from './policy-schedule';
 /** What the followers act on. */
 export type PolicyFacts = { record: PolicyVersion[]; clock: PolicyClock };
 
-/** How long notices the store did not take wait before they are tried again (a new follow tries at once). */
-const RETRY_MS = 60_000;
+/**
+ * How long notices the store did not take wait before they are tried again (a new follow tries at once):
+ * a minute, doubling to an hour while they keep failing, so that a lasting cause is said at most once an
+ * hour, and a passing one heals within a minute.
+ */
+const RETRY_FIRST_MS = 60_000;
+const RETRY_MAX_MS = 3_600_000;
 
 // One retry per process, whichever bundle follows: the latest facts win.
 const KEY = Symbol.for('hallway.policyFollowRetry');
 const retry = globalThis as typeof globalThis & { [KEY]?: NodeJS.Timeout };
 
-/** The store's side: announce what is announced and material, withdraw what was withdrawn and has not come. */
-async function tellSubscribers({ record, clock }: PolicyFacts): Promise<void> {
+const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The store's side: announce what is announced and material, withdraw what was withdrawn and has not come.
+ * Each version on its own: one the store refuses keeps no other from being told. Resolves with what failed.
+ */
+async function tellSubscribers({ record, clock }: PolicyFacts): Promise<string[]> {
   const today = todayOf(clock);
   const { upcoming } = policyState(record, today);
-  await Promise.all([
+  const work = [
     ...upcoming
       .filter((version) => version.material)
-      .map(({ date, summary, publishedAt }) => announcePolicyVersion({ date, summary: summary ?? null, announcedAt: publishedAt })),
-    ...record.filter(({ date, withdrawnAt }) => withdrawnAt && date > today).map(({ date }) => withdrawPolicyVersion(date)),
-  ]);
+      .map(({ date, summary, publishedAt }) => ({
+        what: `announcing ${date}`,
+        done: announcePolicyVersion({ date, summary: summary ?? null, announcedAt: publishedAt }),
+      })),
+    ...record
+      .filter(({ date, withdrawnAt }) => withdrawnAt && date > today)
+      .map(({ date }) => ({ what: `withdrawing ${date}`, done: withdrawPolicyVersion(date) })),
+  ];
+  const results = await Promise.allSettled(work.map(({ done }) => done));
+  return results.flatMap((result, index) => (result.status === 'rejected' ? [`${work[index]!.what}: ${reason(result.reason)}`] : []));
 }
 
-export async function followPolicy(facts: PolicyFacts): Promise<void> {
+/**
+ * Arms the clock and tells the subscribers. Rejects, naming each version that failed and why, when the
+ * store did not take all of it; it is then tried again by itself (RETRY_FIRST_MS, doubling), and each
+ * retry that fails says so in the log, with when the next one comes.
+ */
+export async function followPolicy(facts: PolicyFacts, retryMs = RETRY_FIRST_MS): Promise<void> {
   armPolicyClock(facts.record, facts.clock);
   clearTimeout(retry[KEY]);
-  try {
-    await tellSubscribers(facts);
-  } catch (error) {
-    retry[KEY] = setTimeout(() => void followPolicy(facts).catch(() => undefined), RETRY_MS).unref();
-    throw error;
-  }
+  const failed = await tellSubscribers(facts);
+  if (failed.length === 0) return;
+  const next = Math.min(retryMs * 2, RETRY_MAX_MS);
+  retry[KEY] = setTimeout(
+    () => void followPolicy(facts, next).catch((error: unknown) => console.error(`policy notices, tried again: ${reason(error)}`)),
+    retryMs,
+  ).unref();
+  throw new Error(`the policy's notices were not all queued (${failed.join('; ')}); trying again in ${retryMs / 1000} s`);
 }

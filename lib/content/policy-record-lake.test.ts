@@ -89,6 +89,17 @@ describe("the embedded lake's record of the policy", () => {
     await (await lake()).act([edit({ lastUpdated: NEW, materialChange: false }), publish]);
   });
 
+  it.each([
+    ['a NUL', 'Word\u0000pasted', /summary holds a NUL character \(U\+0000\)/],
+    ['a vertical tab', 'Line one\u000Bline two', /summary holds a vertical tab \(a line break pasted from Word\) \(U\+000B\)/],
+  ])('a summary with %s is refused, naming the field and the character, by action and by raw mutation', async (_, summary, said) => {
+    const before: unknown = (await lake()).dataset.get('privacyPolicy')!.summary;
+    expect(await failure((await lake()).act([edit({ summary }), publish]))).toMatch(said);
+    expect(await failure((await lake()).mutate([{ patch: { id: 'privacyPolicy', set: { summary } } }]))).toMatch(said);
+    expect((await lake()).dataset.get('privacyPolicy')!.summary).toBe(before);
+    expect((await lake()).dataset.get(DRAFT.draftId)).toBeUndefined();
+  });
+
   it('refuses every write to the record but its own', async () => {
     const forged = {
       createOrReplace: { _id: versionId(NEW), _type: 'privacyPolicyVersion', date: NEW, title: 'Rewritten' },

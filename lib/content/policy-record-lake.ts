@@ -1,8 +1,10 @@
 import 'server-only';
 
+import { isPublishedId } from '@/lib/content-lake/documents';
 import { lakeError } from '@/lib/content-lake/errors';
 import type { TransactionBuilder } from '@/lib/content-lake/transaction';
 
+import { plainTextProblems } from './plain-text';
 import { isRecordId, POLICY_ID, versionId, versionsOf, type Doc } from './policy-record';
 import { policyClock, publishProblem, recordWrites, scheduleOf } from './policy-schedule';
 
@@ -20,16 +22,24 @@ export const recordOf = (tx: TransactionBuilder) => versionsOf(tx.idsStartingWit
 /** The rules' clock as transaction `tx` sees the settings, at its own time. */
 const clockOf = (tx: TransactionBuilder) => policyClock(tx.get('siteSettings'), Date.parse(tx.now));
 
-/** Dataset option `amend`: refuses any other write to the record, then records the published policy. */
+/**
+ * Dataset option `amend`: refuses any other write to the record, and text the rule refuses in a published
+ * document (plain-text.ts: raw mutations skip the publish check), then records the published policy.
+ */
 export function amendRecord(tx: TransactionBuilder): void {
-  const forged = tx.changes().find(({ id }) => isRecordId(id));
+  const changes = tx.changes();
+  const forged = changes.find(({ id }) => isRecordId(id));
   if (forged) throw lakeError(403, 'permissionDenied', `${RECORD_IS_READ_ONLY} ("${forged.id}").`);
+  for (const { id, before, after } of changes) {
+    const [unplain] = after && isPublishedId(id) ? plainTextProblems(after, before) : [];
+    if (unplain) throw lakeError(409, 'validationError', `"${id}" cannot be published: ${unplain.message}`);
+  }
   const policy = tx.get(POLICY_ID);
   if (!policy) return;
   const record = recordOf(tx);
   const clock = clockOf(tx);
   // Raw mutations skip the publish check; a policy they date too early is refused here all the same.
-  const [problem] = tx.changes().some(({ id }) => id === POLICY_ID) ? recordProblems(policy, tx) : [];
+  const [problem] = changes.some(({ id }) => id === POLICY_ID) ? recordProblems(policy, tx) : [];
   if (problem) throw lakeError(409, 'validationError', `"${POLICY_ID}" cannot be published: ${problem}`);
   for (const version of recordWrites(record, policy, clock, tx.now)) tx.put(version._id, version);
 }

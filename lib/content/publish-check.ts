@@ -6,6 +6,7 @@ import { sanityConfig } from '@/lib/env/public';
 
 import { createSanityClient } from './client';
 import { localLake } from './local-lake';
+import { plainTextRefusals } from './plain-text';
 import { DOCUMENTS_OF_TYPES_QUERY } from './queries';
 import { problemList } from './schema-check';
 import { typesRefreshedBy, type ContentTag } from './tags';
@@ -30,7 +31,7 @@ async function readPublished(types: string[]): Promise<SanityDocument[]> {
 /**
  * What would keep the pages that `tag` refreshes from rendering the published content: an unreadable
  * source (malformed dataset, Sanity failing or not answering), a missing singleton, or a document that
- * breaks the schema's rules. Empty when the publish may go ahead.
+ * breaks the schema's rules or the text rule (plain-text.ts). Empty when the publish may go ahead.
  */
 export async function publishProblems(tag: ContentTag): Promise<string[]> {
   const types = typesRefreshedBy(tag);
@@ -40,5 +41,8 @@ export async function publishProblems(tag: ContentTag): Promise<string[]> {
   } catch (error) {
     return [`the content could not be read: ${error instanceof Error ? error.message : String(error)}`];
   }
-  return problemList(documents, types);
+  return [
+    ...(await problemList(documents, types)),
+    ...documents.flatMap((doc) => plainTextRefusals(doc).map((problem) => `${doc._type}: ${problem}`)),
+  ];
 }

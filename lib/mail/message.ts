@@ -1,5 +1,6 @@
 import 'server-only';
 
+import { withoutControls } from '@/lib/content/plain-text';
 import type { SubscriptionCopy } from '@/lib/content/subscription-copy';
 import { fillTokens } from '@/lib/content/tokens';
 import { formatDate } from '@/lib/content/view-fields';
@@ -63,8 +64,8 @@ function noticeBody(mail: ClaimedMail, words: SubscriptionCopy): Body['main'] {
  * material change (the summary, the day it takes effect, the new version and what changes), each with
  * the unsubscribe link in its footer and as RFC 8058's one-click headers, which mail clients show as an
  * unsubscribe button. The confirmation has them too: it is the one email someone who never signed up
- * may get, and a button to say so beats a spam report (the address is then never written to again
- * until it signs up itself).
+ * may get, and a button to say so beats a spam report (the address is then written to again only when
+ * signed up again, at most once in 90 days: supabase/migrations/*_resubscribe_interval.sql).
  */
 export function composeMail(mail: ClaimedMail, { productName, words }: MailCopy, from: string): Mail {
   if (!isEmailAddress(mail.email)) throw new UndeliverableError(`message ${mail.id}: the stored address is not one the forms accept`);
@@ -81,8 +82,9 @@ export function composeMail(mail: ClaimedMail, { productName, words }: MailCopy,
     from: { name: oneLine(productName), address: from },
     to: mail.email,
     subject,
-    text: renderText(body),
-    html: renderHtml(body, subject),
+    // Text published before the editors' rule (lib/content/plain-text.ts) may hold controls no mail client shows.
+    text: withoutControls(renderText(body)),
+    html: withoutControls(renderHtml(body, subject)),
     messageId: messageId(mail, from),
     headers: {
       'List-Unsubscribe': `<${link(withToken(ROUTES.oneClick, mail.unsubscribeToken))}>`,

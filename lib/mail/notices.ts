@@ -1,5 +1,7 @@
 import 'server-only';
 
+import { withoutControls } from '@/lib/content/plain-text';
+
 import { announceVersion, withdrawVersion } from './outbox';
 import { nudgeMailSender } from './nudge';
 
@@ -32,7 +34,9 @@ function checkDate(date: string) {
 export async function announcePolicyVersion(version: AnnouncedVersion): Promise<void> {
   checkDate(version.date);
   if (Number.isNaN(Date.parse(version.announcedAt))) throw new Error(`announcedAt is an ISO time, got "${version.announcedAt}"`);
-  const queued = await announceVersion(version.date, version.summary, version.announcedAt);
+  // A summary published before the editors' rule may hold a NUL, which Postgres text cannot store.
+  const summary = version.summary === null ? null : withoutControls(version.summary);
+  const queued = await announceVersion(version.date, summary, version.announcedAt);
   if (queued > 0) nudgeMailSender();
 }
 

@@ -26,7 +26,16 @@ describe('validateSupportRequest', () => {
     expect(validateSupportRequest(rest)).toEqual({ ok: false, message: { code: 'empty' } });
   });
 
-  it.each(['not-an-email', 'a@b', 'two@@example.com', 'a b@example.com', '<a@example.com>'])('refuses the address %j', (email) => {
+  it.each([
+    'not-an-email',
+    'a@b',
+    'two@@example.com',
+    'a b@example.com',
+    '<a@example.com>',
+    'a@..co',
+    'a@b..co',
+    `${'x'.repeat(65)}@example.com`,
+  ])('refuses the address %j', (email) => {
     expect(validateSupportRequest({ ...valid, email })).toEqual({ ok: false, message: { code: 'invalidEmail' } });
   });
 
@@ -90,6 +99,9 @@ describe('validateSupportRequest', () => {
 
   it('accepts values exactly at the limits', () => {
     expect(validateSupportRequest({ ...valid, subject: 's'.repeat(LIMITS.subject), message: 'm'.repeat(LIMITS.message) }).ok).toBe(true);
+    const longest = `${'x'.repeat(64)}@${'d'.repeat(63)}.${'e'.repeat(63)}.${'f'.repeat(57)}.com`;
+    expect([...longest].length).toBe(LIMITS.email);
+    expect(validateSubscriber({ email: longest }).ok).toBe(true);
   });
 });
 

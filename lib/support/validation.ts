@@ -14,6 +14,10 @@ export type Validated<T> = { ok: true; value: T } | { ok: false; message: FormMe
 
 // One address, no spaces or line breaks (which would also allow header injection), a dot in the domain.
 const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]{2,}$/u;
+// RFC 5321: a local part of at most 64 octets (counted here as characters, which is stricter for none
+// that mail servers take), and a domain of labels none of which is empty ("a@..co", "a@b..co").
+const LOCAL_MAX = 64;
+const EMPTY_LABEL = /@\.|\.\./;
 
 type FieldSource = FormData | Record<string, unknown>;
 
@@ -40,7 +44,8 @@ function checkEmail(email: string): FormMessage | null {
   const long = tooLong('email', email);
   if (long) return long;
   if (INVISIBLE.test(email)) return { code: 'invisibleEmail' };
-  return EMAIL.test(email) ? null : { code: 'invalidEmail' };
+  const local = email.slice(0, email.lastIndexOf('@'));
+  return EMAIL.test(email) && length(local) <= LOCAL_MAX && !EMPTY_LABEL.test(email.slice(local.length)) ? null : { code: 'invalidEmail' };
 }
 
 /** An address mail can go to and from as it is: the same rules as the forms' (no line breaks or controls, which would inject headers). */

@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { startOfDay, addDays, dayIn } from '../../lib/content/site-time';
-import { changesPath, PUBLIC_PATHS, ROUTES, versionPath } from '../../lib/public-pages';
+import { changesPath, linkResultPath, PUBLIC_PATHS, ROUTES, versionPath } from '../../lib/public-pages';
 import { startAppServer, type AppServer } from '../../testkit/app-server';
+import { axeViolations } from '../../testkit/axe';
 import { readDataset, seedCopy, type Doc } from '../../testkit/dataset';
 import { clockAhead, offsetToReach } from '../../testkit/fake-clock';
 import { layoutShifts } from '../../testkit/layout-shifts';
@@ -126,6 +127,18 @@ test.describe('a material change, announced ahead', () => {
     const context = await studioContext(browser, { local: true, origin: server.origin }, problems);
     const editor = await context.newPage();
     await phase('open the policy', () => openStudio(editor, server.origin, 'structure/privacyPolicy', studio.input(editor, 'title')));
+    await phase('a summary holding a vertical tab or a NUL, as pasted from a word processor, is refused, naming both', async () => {
+      const box = studio.field(editor, 'summary').locator('textarea');
+      for (const [text, named] of [
+        ['Line one\u000Bline two', 'vertical tab'],
+        ['Kept\u0000 60 days', 'NUL character'],
+      ] as const) {
+        await box.fill(text);
+        await expect(studio.publish(editor)).toBeDisabled();
+        await studio.field(editor, 'summary').locator('[data-testid="input-validation-icon-error"]').hover();
+        await expect(editor.getByText(`summary holds a ${named}`)).toBeVisible();
+      }
+    });
     await phase('marked material, today is refused, naming the earliest day', async () => {
       await editor.getByRole('checkbox', { name: 'Material change' }).check();
       await studio.input(editor, 'lastUpdated').fill(today);
@@ -181,6 +194,16 @@ test.describe('a material change, announced ahead', () => {
     await page.goto(`${server.origin}${ROUTES.home}`);
     expect(await layoutShifts(page)).toEqual([]);
     await expect(page.getByRole('note').filter({ hasText: line })).toBeVisible();
+    // Inside a landmark, its link underlined: no violation on a page or a subscription's page, light or dark.
+    for (const pathname of [ROUTES.home, linkResultPath('confirmed')]) {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme });
+        if (pathname !== ROUTES.home) await page.goto(`${server.origin}${pathname}`);
+        await expect(page.getByRole('note').filter({ hasText: line })).toBeVisible();
+        expect(await axeViolations(page), `${pathname}, ${colorScheme}`).toEqual([]);
+      }
+    }
+    await page.goto(`${server.origin}${ROUTES.home}`);
     await page.getByRole('link', { name: copy.siteNoticeLink }).click();
     await expect(page.locator('#upcoming')).toContainText(summary);
   });

@@ -87,6 +87,21 @@ test.describe('without JavaScript', () => {
     await follow(page, confirmLink!, WORDS.confirmLink, WORDS.usedHeading);
     expect(await status(email)).toBe('unsubscribed');
   });
+
+  test('a link cut short, or with no token, is answered by a redirect from the server', async ({ page, request }) => {
+    // A whole token's first 33 characters: what a mail client that wraps long lines leaves of the link.
+    const cut = `${ROUTES.confirm}?token=${randomBytes(32).toString('base64url').slice(0, 33)}`;
+    for (const link of [cut, ROUTES.confirm, `${ROUTES.unsubscribe}?token=short`, ROUTES.unsubscribe]) {
+      const answer = await request.get(link, { maxRedirects: 0 });
+      expect({ link, status: answer.status(), to: answer.headers().location }).toEqual({
+        link,
+        status: 303,
+        to: expect.stringMatching(new RegExp(`${linkResultPath('invalid')}$`)),
+      });
+      await page.goto(link);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(WORDS.invalidHeading);
+    }
+  });
 });
 
 test("a mail client's one-click unsubscribe (RFC 8058, no Origin) works from the header's URL; forged and malformed links answer clearly and change nothing", async ({

@@ -2,13 +2,21 @@ import type { SiteNoticeView, UpcomingView } from '@/lib/content/policy-notice-v
 
 import { TextLink } from './policy-sections';
 
-/** The one line above every public page while a new version of the policy is announced: server-rendered, still. */
+const SITE_NOTICE_ID = 'site-notice';
+
+/**
+ * The one line above every public page while a new version of the policy is announced: server-rendered,
+ * still. A landmark of its own, named by its text, so that a screen reader's list of regions finds it and
+ * no content sits outside one; its link underlined, as the only sign of a link in a line of text.
+ */
 export function SiteNotice({ notice }: { notice: SiteNoticeView | null }) {
   if (!notice) return null;
   return (
-    <p role="note" className="border-b border-amber-300 bg-amber-50 px-4 py-2 text-center text-sm text-ink">
-      {notice.text} <TextLink {...notice.link} />
-    </p>
+    <aside aria-labelledby={SITE_NOTICE_ID} className="border-b border-amber-300 bg-amber-50 px-4 py-2 text-center text-sm text-ink">
+      <p id={SITE_NOTICE_ID} role="note">
+        {notice.text} <TextLink {...notice.link} underlined />
+      </p>
+    </aside>
   );
 }
 

@@ -58,10 +58,13 @@ export function PolicyDateLine({
   );
 }
 
-/** A link in the policy's pages; `date` (YYYY-MM-DD) marks its label as that date, written out. */
-export function TextLink({ label, href, date }: { label: string; href: string; date?: string }) {
+/**
+ * A link in the policy's pages; `date` (YYYY-MM-DD) marks its label as that date, written out. `underlined`
+ * where it stands inside a sentence, which its colour alone does not set apart from the words around it.
+ */
+export function TextLink({ label, href, date, underlined = false }: { label: string; href: string; date?: string; underlined?: boolean }) {
   return (
-    <a href={href} className="font-medium text-brand-700 underline-offset-2 hover:underline">
+    <a href={href} className={`font-medium text-brand-700 underline-offset-2 ${underlined ? 'underline' : 'hover:underline'}`}>
       {date ? <time dateTime={date}>{label}</time> : label}
     </a>
   );

@@ -193,6 +193,7 @@ describe('migrate', () => {
       '20261130000100_double_opt_in.sql',
       '20261130000200_policy_notices.sql',
       '20261206000000_resubscribe_interval.sql',
+      '20261206000100_unsubscribe_token_hashes.sql',
     ]);
   });
 });

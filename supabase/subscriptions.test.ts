@@ -45,9 +45,13 @@ async function rows<T = Record<string, unknown>>(sql: string, params: unknown[] 
   return (await db.query<T>(sql, params)).rows;
 }
 
-type Subscriber = { id: string; status: string; confirmed_at: Date | null; unsubscribe_token: string };
+type Subscriber = { id: string; status: string; confirmed_at: Date | null };
 const subscriber = async (email: string) =>
   (await rows<Subscriber>('select * from public.newsletter_subscribers where lower(email) = lower($1)', [email]))[0];
+
+/** A new unsubscribe link's token for `email`, as the sender gets one with each email it claims. */
+const unsubscribeToken = async (email: string) =>
+  (await rows<{ token: string }>('select private.unsubscribe_link($1) as token', [(await subscriber(email))!.id]))[0]!.token;
 
 /** The confirmation links queued for `email`, oldest first. */
 const confirmations = async (email: string) =>
@@ -149,14 +153,14 @@ describe('double opt-in', () => {
   it('after an unsubscribe, the confirmation link answers "used" and never subscribes again', async () => {
     await confirmed('gone@example.com');
     const token = await latestToken('gone@example.com');
-    expect(await unsubscribe((await subscriber('gone@example.com'))!.unsubscribe_token)).toBe('unsubscribed');
+    expect(await unsubscribe(await unsubscribeToken('gone@example.com'))).toBe('unsubscribed');
     expect(await confirm(token)).toBe('used');
     expect(await subscriber('gone@example.com')).toMatchObject({ status: 'unsubscribed' });
   });
 
   it('unsubscribe needs no sign-in, works from any email for as long as the row exists, and a second time changes nothing', async () => {
     await confirmed('leaving@example.com');
-    const { unsubscribe_token: token } = (await subscriber('leaving@example.com'))!;
+    const token = await unsubscribeToken('leaving@example.com');
     expect(await unsubscribe(token)).toBe('unsubscribed');
     const after = await subscriber('leaving@example.com');
     expect(after).toMatchObject({ status: 'unsubscribed' });
@@ -166,7 +170,7 @@ describe('double opt-in', () => {
 
   it('a pending address may unsubscribe from its confirmation: it is then written to again only when it signs up itself', async () => {
     await signUp('not-me@example.com');
-    expect(await unsubscribe((await subscriber('not-me@example.com'))!.unsubscribe_token)).toBe('unsubscribed');
+    expect(await unsubscribe(await unsubscribeToken('not-me@example.com'))).toBe('unsubscribed');
     expect(await confirmations('not-me@example.com')).toMatchObject([{ status: 'cancelled', token: null }]);
     await signUp('not-me@example.com');
     expect(await confirmations('not-me@example.com')).toHaveLength(1);
@@ -177,7 +181,7 @@ describe('double opt-in', () => {
     await age('again@example.com', 48);
     await signUp('again@example.com');
     expect(await confirmations('again@example.com')).toHaveLength(1);
-    await unsubscribe((await subscriber('again@example.com'))!.unsubscribe_token);
+    await unsubscribe(await unsubscribeToken('again@example.com'));
     await ageAll('again@example.com', 90 * 24 + 1);
     await signUp('again@example.com');
     expect(await subscriber('again@example.com')).toMatchObject({ status: 'pending' });
@@ -189,7 +193,7 @@ describe('double opt-in', () => {
 
   it('an unsubscribed address signed up again by anyone gets one confirmation in 90 days, however often it is entered', async () => {
     await confirmed('left@example.com');
-    await unsubscribe((await subscriber('left@example.com'))!.unsubscribe_token);
+    await unsubscribe(await unsubscribeToken('left@example.com'));
     let aged = 0;
     for (const days of [1, 2, 30, 89]) {
       await ageAll('left@example.com', (days - aged) * 24);
@@ -237,12 +241,12 @@ describe('double opt-in', () => {
       ).rejects.toMatchObject({ code: '42501' });
     for (const sql of [
       'select email from public.newsletter_subscribers',
-      'select unsubscribe_token from public.newsletter_subscribers',
+      'select * from private.unsubscribe_tokens',
+      "select private.unsubscribe_link(gen_random_uuid())",
       'select * from private.mail_outbox',
       'select * from private.policy_announcements',
       "update public.newsletter_subscribers set status = 'confirmed'",
       "insert into public.newsletter_subscribers (email, status) values ('x@example.com', 'confirmed')",
-      "insert into public.newsletter_subscribers (email, unsubscribe_token) values ('x@example.com', 'chosen')",
       'select private.new_token()',
     ]) {
       await refused(sql);
@@ -278,9 +282,30 @@ describe('notices through the outbox', () => {
     for (const name of ['ada', 'grace', 'linus']) await confirmed(`${name}@example.com`);
     await signUp('pending@example.com');
     await confirmed('left@example.com');
-    await unsubscribe((await subscriber('left@example.com'))!.unsubscribe_token);
+    await unsubscribe(await unsubscribeToken('left@example.com'));
     // The confirmations are sent: only notices are left to claim.
     await db.query(`update private.mail_outbox set status = 'sent', sent_at = now(), token = null where kind = 'confirmation'`);
+  });
+
+  it('each claimed email has an unsubscribe token of its own, stored only as its hash: a copy of the tables unsubscribes no one', async () => {
+    await announce('2027-01-01');
+    const first = (await claim('w')).filter((row) => row.email === 'ada@example.com');
+    await expireLeases();
+    const again = (await claim('w')).filter((row) => row.email === 'ada@example.com');
+    const tokens = [...first, ...again].map((row) => row.unsubscribe_token!);
+    expect(tokens).toHaveLength(2);
+    expect(new Set(tokens).size).toBe(2);
+    for (const token of tokens) {
+      const stored = await rows(
+        `select 1 from public.newsletter_subscribers s, private.unsubscribe_tokens t, private.mail_outbox o
+          where s::text like '%' || $1 || '%' or t::text like '%' || $1 || '%' or o::text like '%' || $1 || '%'`,
+        [token],
+      );
+      expect(stored).toEqual([]);
+    }
+    expect(await unsubscribe(tokens[0]!)).toBe('unsubscribed');
+    expect(await subscriber('ada@example.com')).toMatchObject({ status: 'unsubscribed' });
+    expect(await unsubscribe(tokens[1]!)).toBe('unsubscribed');
   });
 
   it('an announcement queues one notice per subscriber confirmed now, once, however often and from however many callers', async () => {
@@ -375,7 +400,7 @@ describe('notices through the outbox', () => {
     await announce('2027-01-01');
     const [sent] = await claim('sender-a', 1);
     await call('service_role', 'mail_sent', { outbox_id: sent!.outbox_id!, message_id: '<m>', smtp_response: '250' });
-    await unsubscribe((await subscriber('ada@example.com'))!.unsubscribe_token);
+    await unsubscribe(await unsubscribeToken('ada@example.com'));
     expect(await call('service_role', 'mail_withdraw', { version_date: '2027-01-01' })).toBeLessThanOrEqual(2);
     expect(await call('service_role', 'mail_withdraw', { version_date: '2027-01-01' })).toBe(0);
     expect((await notices('2027-01-01')).map((row) => row.status).sort()).toEqual(['cancelled', 'cancelled', 'sent']);
@@ -388,7 +413,7 @@ describe('notices through the outbox', () => {
   it('a version announced again after its withdrawal is active again: still one notice per confirmed subscriber', async () => {
     await announce('2027-01-01');
     await call('service_role', 'mail_withdraw', { version_date: '2027-01-01' });
-    await unsubscribe((await subscriber('grace@example.com'))!.unsubscribe_token);
+    await unsubscribe(await unsubscribeToken('grace@example.com'));
     expect(await announce('2027-01-01')).toBe(2);
     expect((await notices('2027-01-01')).map((row) => row.status).sort()).toEqual(['cancelled', 'queued', 'queued']);
     expect(await announce('2027-01-01')).toBe(0);

@@ -275,8 +275,8 @@ async function withGateway(
 export async function addConfirmedSubscribers(stack: Pick<SupabaseStack, 'query'>, count: number, prefix: string): Promise<void> {
   await stack.query(
     `set session_replication_role = replica;
-     insert into public.newsletter_subscribers (email, status, confirmed_at, unsubscribe_token)
-       select $1 || n || '@example.com', 'confirmed', now(), private.new_token() from generate_series(1, $2::int) n`,
+     insert into public.newsletter_subscribers (email, status, confirmed_at)
+       select $1 || n || '@example.com', 'confirmed', now() from generate_series(1, $2::int) n`,
     [prefix, count],
   );
 }

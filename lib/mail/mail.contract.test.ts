@@ -114,7 +114,7 @@ async function confirmedSubscriber(email: string) {
 describe('the public key on Supabase', () => {
   it('reads no address, token, notice or outbox row, and calls no function of the senders; it may follow the two links', async () => {
     const anon = createSupabase({ url: stack.url, publishableKey: stack.publishableKey });
-    const { data, error } = await anon.from('newsletter_subscribers').select('email, unsubscribe_token');
+    const { data, error } = await anon.from('newsletter_subscribers').select('email, confirm_token_hash');
     expect({ data, code: error?.code }).toEqual({ data: null, code: '42501' });
     for (const [fn, args] of [
       ['mail_claim', { worker: 'w', max_rows: 100, lease_seconds: 60, max_attempts: 8 }],

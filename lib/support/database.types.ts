@@ -14,7 +14,6 @@ export type Database = {
           email: string;
           id: string;
           status: string;
-          unsubscribe_token: string;
           unsubscribed_at: string | null;
         };
         Insert: {

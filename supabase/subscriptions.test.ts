@@ -242,7 +242,7 @@ describe('double opt-in', () => {
     for (const sql of [
       'select email from public.newsletter_subscribers',
       'select * from private.unsubscribe_tokens',
-      "select private.unsubscribe_link(gen_random_uuid())",
+      'select private.unsubscribe_link(gen_random_uuid())',
       'select * from private.mail_outbox',
       'select * from private.policy_announcements',
       "update public.newsletter_subscribers set status = 'confirmed'",

@@ -180,7 +180,14 @@ const relabel = (contentType: string, spelling: string) => contentType.replace('
 
 const valid = { email: 'hostile@example.com', subject: 'A subject', message: 'A message.' };
 const long = (length: number, unit = 'x') => unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
-const emailOfLength = (length: number) => `${long(length - '@example.com'.length, 'a')}@example.com`;
+/** A valid address of `length` characters: the longest local part (64), then domain labels of at most 63 and ".com". */
+function emailOfLength(length: number) {
+  const labels: string[] = [];
+  let left = length - 64 - '@'.length - '.com'.length;
+  for (; left > 63; left -= 64) labels.push('b'.repeat(63));
+  if (left < 1) throw new Error(`no address of ${length} characters is built this way`);
+  return `${'a'.repeat(64)}@${[...labels, 'c'.repeat(left)].join('.')}.com`;
+}
 const MEGABYTE = 1024 * 1024;
 
 /** Anything from the input that would be markup if echoed raw: none of it may appear unescaped. */

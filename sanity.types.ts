@@ -774,10 +774,11 @@ export type PRIVACY_POLICY_QUERY_RESULT = {
 
 // Source: lib/content/queries.ts
 // Variable: POLICY_VERSIONS_QUERY
-// Query: *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(date desc){ date, summary, publishedAt, correctedAt, withdrawnAt }
+// Query: *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(date desc){ date, summary, material, publishedAt, correctedAt, withdrawnAt }
 export type POLICY_VERSIONS_QUERY_RESULT = Array<{
   date: string | null;
   summary: string | null;
+  material: boolean | null;
   publishedAt: string | null;
   correctedAt: string | null;
   withdrawnAt: string | null;
@@ -1250,7 +1251,7 @@ declare module '@sanity/client' {
     '*[_type == "landingPage"][0]{\n  hero{ headline, text, appStoreLabel, playStoreLabel, scrollLabel },\n  features{ heading, intro, cards[]{ _key, title, text, icon } },\n  experience{ heading, intro, steps[]{ _key, title, text } },\n  faq{ heading, items[]{ _key, question, answer } },\n  stayUpdated{ heading, text, emailLabel, placeholder, buttonLabel, pendingLabel, successMessage },\n  seo{ title, description }\n}': LANDING_PAGE_QUERY_RESULT;
     '*[_type == "supportPage"][0]{\n  heading,\n  intro,\n  cards[]{ _key, title, text, modalTitle, requestType },\n  contact{ heading, text, replyTimeLabel, hoursLabel },\n  form,\n  faqHeading,\n  faq[]{ _key, question, answer },\n  seo{ title, description }\n}': SUPPORT_PAGE_QUERY_RESULT;
     '*[_type == "privacyPolicy"][0]{\n  title,\n  lastUpdated,\n  lastUpdatedLabel,\n  summary,\n  sections[]{ _key, heading, body },\n  seo{ title, description },\n  versions,\n  "previousDate": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < ^.lastUpdated] | order(date desc)[0].date\n}': PRIVACY_POLICY_QUERY_RESULT;
-    '*[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(date desc){ date, summary, publishedAt, correctedAt, withdrawnAt }': POLICY_VERSIONS_QUERY_RESULT;
+    '*[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(date desc){ date, summary, material, publishedAt, correctedAt, withdrawnAt }': POLICY_VERSIONS_QUERY_RESULT;
     '{\n  "version": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date == $date][0]{ date, title, summary, correctedAt, withdrawnAt, sections[]{ _key, heading, body } },\n  "previous": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < $date && !defined(withdrawnAt)] | order(date desc)[0]{ date, title, sections[]{ _key, heading, body } }\n}': POLICY_VERSION_QUERY_RESULT;
     '*[_id == "siteSettings"][0].timeZone': TIME_ZONE_QUERY_RESULT;
     '{\n  "policy": *[_type == "privacyPolicy" && _id == "privacyPolicy"][0],\n  "record": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))],\n  "settings": *[_id == "siteSettings"][0]{ timeZone, noticePeriodDays }\n}': POLICY_RECORD_QUERY_RESULT;

@@ -6,6 +6,7 @@ import { cache } from 'react';
 
 import { siteUrl } from '@/lib/env/public';
 
+import { announcedDates } from './announced-dates';
 import { fetchContent, fetchRecord, isPreview } from './fetch';
 import { isCalendarDate, versionAt } from './policy-archive';
 import { toPolicyFeed } from './policy-feed';
@@ -142,8 +143,17 @@ export const getPolicyChanges = cache(async (value: string) => {
 
 /** The Atom feed of the versions and their announcements (policy-feed.ts). */
 export const getPolicyFeed = cache(async () => {
-  const [schedule, page, settings] = await Promise.all([getPolicySchedule(), policyResult(), settingsResult()]);
-  return toPolicyFeed(schedule, toVersionsCopy(page.versions), { site: siteUrl(), author: settings.productName ?? '' });
+  const [schedule, page, settings, announced] = await Promise.all([
+    getPolicySchedule(),
+    policyResult(),
+    settingsResult(),
+    announcedDates(),
+  ]);
+  return toPolicyFeed(schedule, toVersionsCopy(page.versions), {
+    site: siteUrl(),
+    author: settings.productName ?? '',
+    announced: new Set(announced),
+  });
 });
 
 /** The diff library reads the clock (for a timeout this never sets), which a prerender allows only inside a cache. */

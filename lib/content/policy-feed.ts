@@ -27,9 +27,12 @@ const escape = (value: string) =>
     .replace(NOT_XML, '')
     .replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[char]!);
 
-/** Each version's entries: announced (published before its day), in effect (its day has come), withdrawn. */
-function entriesOf(schedule: Schedule, copy: VersionsCopy): Entry[] {
-  return schedule.versions.flatMap(({ date, publishedAt, withdrawnAt, summary }) => {
+/**
+ * Each version's entries: announced (published before its day; a material one only once the store has
+ * recorded the announcement that tells the subscribers, `announced`), in effect (its day has come), withdrawn.
+ */
+function entriesOf(schedule: Schedule, copy: VersionsCopy, announced: ReadonlySet<string>): Entry[] {
+  return schedule.versions.flatMap(({ date, publishedAt, withdrawnAt, summary, material }) => {
     const begins = new Date(startOfDay(date, schedule.timeZone)).toISOString();
     const day = formatDate(date);
     const entry = (kind: string, title: string, at: string, href = versionPath(date)) => ({
@@ -40,7 +43,9 @@ function entriesOf(schedule: Schedule, copy: VersionsCopy): Entry[] {
       summary,
     });
     return [
-      ...(publishedAt < begins ? [entry('announced', withDates(copy.feedAnnounced, { date: day }), publishedAt, changesPath(date))] : []),
+      ...(publishedAt < begins && (!material || announced.has(date))
+        ? [entry('announced', withDates(copy.feedAnnounced, { date: day }), publishedAt, changesPath(date))]
+        : []),
       ...(withdrawnAt ? [entry('withdrawn', withDates(copy.feedWithdrawn, { date: day }), withdrawnAt)] : []),
       ...(!withdrawnAt && date <= schedule.today
         ? [entry('in-effect', withDates(copy.feedInEffect, { date: day }), publishedAt > begins ? publishedAt : begins)]
@@ -49,10 +54,17 @@ function entriesOf(schedule: Schedule, copy: VersionsCopy): Entry[] {
   });
 }
 
-/** The feed's XML, its links absolute on `site` (NEXT_PUBLIC_SITE_URL), its ids stable across renders; `author`, the product's name. */
-export function toPolicyFeed(schedule: Schedule, copy: VersionsCopy, { site, author }: { site: string; author: string }): string {
+/**
+ * The feed's XML, its links absolute on `site` (NEXT_PUBLIC_SITE_URL), its ids stable across renders;
+ * `author`, the product's name; `announced`, the days of the versions whose announcement is recorded.
+ */
+export function toPolicyFeed(
+  schedule: Schedule,
+  copy: VersionsCopy,
+  { site, author, announced }: { site: string; author: string; announced: ReadonlySet<string> },
+): string {
   const url = (path: string) => new URL(path, site).href;
-  const entries = entriesOf(schedule, copy)
+  const entries = entriesOf(schedule, copy, announced)
     .sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0))
     .slice(0, FEED_ENTRIES);
   const updated = entries[0]?.at ?? new Date(0).toISOString();

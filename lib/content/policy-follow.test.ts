@@ -13,7 +13,8 @@ import { addDays, dayIn } from './site-time';
 
 /**
  * What follows a change of the policy's record (policy-follow.ts), into the embedded store as the server
- * calls it: announcements recorded whatever an older summary holds, each version on its own.
+ * calls it: announcements recorded whatever an older summary holds, each version on its own, and read
+ * back as the feed reads them.
  */
 
 let dataDir: string;
@@ -65,5 +66,8 @@ describe('following the policy', () => {
       { version_date: day(30), summary: 'Line oneline two.' },
       { version_date: day(40), summary: 'Kept 60 days.' },
     ]);
+    // What the feed may call announced: the two recorded, not the one the store refused.
+    const { announcedVersionDates } = await import('@/lib/mail/notices');
+    expect((await announcedVersionDates()).sort()).toEqual([day(30), day(40)]);
   }, 60_000);
 });

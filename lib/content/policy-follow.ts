@@ -1,13 +1,15 @@
 import 'server-only';
 
+import { expireTags } from '@/lib/cache/tag-expiry';
 import { announcePolicyVersion, withdrawPolicyVersion } from '@/lib/mail/notices';
 
 import { armPolicyClock } from './policy-clock';
 import type { PolicyVersion } from './policy-record';
 import { policyState, todayOf, type PolicyClock } from './policy-schedule';
+import { ANNOUNCEMENTS_TAG } from './tags';
 
 /**
- * What follows the policy's record and the settings its rules read (issue 52), wherever they changed: the
+ * What follows the policy's record and the settings its rules read, wherever they changed: the
  * local lake's commits (from its documents), the hosted webhook and the server's start (policy-facts.ts).
  * The clock is armed for the next version's day; each confirmed subscriber is told of a material version
  * announced (lib/mail/notices.ts, once per subscriber and version however often this runs), and the notices
@@ -50,6 +52,11 @@ async function tellSubscribers({ record, clock }: PolicyFacts): Promise<string[]
       .map(({ date }) => ({ what: `withdrawing ${date}`, done: withdrawPolicyVersion(date) })),
   ];
   const results = await Promise.allSettled(work.map(({ done }) => done));
+  // The feed says "announced" only of what the store recorded: it reads the store again.
+  if (results.some(({ status }) => status === 'fulfilled'))
+    await expireTags([ANNOUNCEMENTS_TAG]).catch((error: unknown) =>
+      console.error(`the feed's announcements were not refreshed: ${reason(error)}`),
+    );
   return results.flatMap((result, index) => (result.status === 'rejected' ? [`${work[index]!.what}: ${reason(result.reason)}`] : []));
 }
 

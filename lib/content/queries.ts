@@ -64,7 +64,9 @@ export const PRIVACY_POLICY_QUERY = defineQuery(`*[_type == "privacyPolicy"][0]{
 }`);
 
 /** Every version, newest first, without its text: what the list at /privacy/versions shows, and which is in effect. */
-export const POLICY_VERSIONS_QUERY = defineQuery(`*[${RECORD}] | order(date desc){ date, summary, publishedAt, correctedAt, withdrawnAt }`);
+export const POLICY_VERSIONS_QUERY = defineQuery(
+  `*[${RECORD}] | order(date desc){ date, summary, material, publishedAt, correctedAt, withdrawnAt }`,
+);
 
 /** One version in full, and the one before it that was not withdrawn, which its changes compare it with. */
 export const POLICY_VERSION_QUERY = defineQuery(`{

@@ -2,11 +2,11 @@ import 'server-only';
 
 import { withoutControls } from '@/lib/content/plain-text';
 
-import { announceVersion, withdrawVersion } from './outbox';
+import { announceVersion, recordedAnnouncements, withdrawVersion } from './outbox';
 import { nudgeMailSender } from './nudge';
 
 /**
- * What the privacy policy's side (issue 52) calls when a material version is announced or withdrawn.
+ * What the privacy policy's side calls when a material version is announced or withdrawn.
  * Each subscriber confirmed at the announcement gets one email about that change alone (lib/mail/message.ts),
  * sent by the senders of every instance from the outbox: exactly once per subscriber and version, across
  * restarts, a SIGKILL mid-send and several instances (supabase/migrations/*_mail_outbox.sql).
@@ -45,3 +45,6 @@ export async function withdrawPolicyVersion(date: string): Promise<void> {
   checkDate(date);
   await withdrawVersion(date);
 }
+
+/** The days of the versions the store has recorded as announced, withdrawn since or not: all the feed may call announced. */
+export const announcedVersionDates = async (): Promise<string[]> => recordedAnnouncements();

@@ -59,3 +59,7 @@ export const announceVersion = async (date: string, summary: string | null, anno
   (await call('mail_announce', { version_date: date, summary: summary ?? '', announced_at: announcedAt })) ?? 0;
 
 export const withdrawVersion = async (date: string): Promise<number> => (await call('mail_withdraw', { version_date: date })) ?? 0;
+
+/** The days of the versions whose announcement the store has recorded, withdrawn since or not. */
+export const recordedAnnouncements = async (): Promise<string[]> =>
+  (await call('notice_summary', {})).flatMap(({ version_date: date }) => (date ? [date] : []));

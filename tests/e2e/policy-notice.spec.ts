@@ -188,7 +188,8 @@ test.describe('a material change, announced ahead', () => {
     expect(policyPage).not.toContain(sentence);
     expect(await html(versionPath(day))).toContain(filled(copy.notYetNotice, day));
     expect(await html(changesPath(day))).toContain(sentence);
-    expect(await html(ROUTES.feed)).toContain(filled(copy.feedAnnounced, day));
+    // The feed says "announced" once the store has recorded it, which follows the publish by a moment.
+    await expect.poll(() => html(ROUTES.feed)).toContain(filled(copy.feedAnnounced, day));
 
     // In the browser: the line is there as the page paints, nothing moves, and it leads to the notice.
     await page.goto(`${server.origin}${ROUTES.home}`);

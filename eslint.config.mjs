@@ -8,6 +8,15 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
+// A workspace package (packages/) is imported by its name, through its entry: never a file inside it.
+const DEEP_PACKAGE_IMPORT = {
+  regex: '^@school-site/[^/]+/(?!browser$)|(^|/)packages/[^/]+/',
+  message: 'Import a workspace package by its name (its entry, or /browser), never a file inside it.',
+};
+
+/** no-restricted-imports with these patterns and the packages' own rule, which every folder keeps. */
+const restrictImports = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns: [...patterns, DEEP_PACKAGE_IMPORT] }] });
+
 export default defineConfig(
   globalIgnores([
     '.tools/**',
@@ -22,7 +31,7 @@ export default defineConfig(
     'next-env.d.ts',
     // Generated: `npm run typegen` (Sanity TypeGen, supabase/typegen.ts).
     'sanity.types.ts',
-    'lib/support/database.types.ts',
+    'lib/store/database.types.ts',
   ]),
   js.configs.recommended,
   ...nextCoreWebVitals,
@@ -66,54 +75,39 @@ export default defineConfig(
     },
   },
   {
-    // One testkit/ for what tests and scripts share (issue 20): the product never imports it, and tests/
+    // One testkit/ for what tests and scripts share: the product never imports it, and tests/
     // and scripts/ never import each other.
     files: ['app/**', 'lib/**', 'deploy/**', 'proxy.ts', 'instrumentation*.ts', 'next.config.ts'],
     ignores: ['**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)testkit/', message: 'Product code never imports testkit/.' }] }],
-    },
+    rules: restrictImports({ regex: '(^|/)testkit/', message: 'Product code never imports testkit/.' }),
   },
   {
     // Tests, the product's commands (scripts/) and the measurements (bench/) share through testkit/ only.
     files: ['tests/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ regex: '(^|/)(scripts|bench)/', message: 'Tests import testkit/, not scripts/ or bench/.' }] },
-      ],
-    },
+    rules: restrictImports({ regex: '(^|/)(scripts|bench)/', message: 'Tests import testkit/, not scripts/ or bench/.' }),
   },
   {
     files: ['scripts/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ regex: '(^|/)(tests|bench)/', message: 'Commands import testkit/, not tests/ or bench/.' }] },
-      ],
-    },
+    rules: restrictImports({ regex: '(^|/)(tests|bench)/', message: 'Commands import testkit/, not tests/ or bench/.' }),
   },
   {
     files: ['bench/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ regex: '(^|/)(tests|scripts)/', message: 'Measurements import testkit/, not tests/ or scripts/.' }] },
-      ],
-    },
+    rules: restrictImports({ regex: '(^|/)(tests|scripts)/', message: 'Measurements import testkit/, not tests/ or scripts/.' }),
   },
   {
     files: ['testkit/**'],
     ignores: ['**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ regex: '(^|/)(tests|scripts|bench)/', message: 'testkit/ is what the others share: it imports none of them.' }] },
-      ],
-    },
+    rules: restrictImports({
+      regex: '(^|/)(tests|scripts|bench)/',
+      message: 'testkit/ is what the others share: it imports none of them.',
+    }),
   },
   {
-    // Next's private variables (__NEXT_PRIVATE_*) change with any release and are no contract (issue 51):
+    files: ['packages/**', 'schemas/**', 'studio/**', 'supabase/**', '*.{ts,mjs}'],
+    rules: restrictImports(),
+  },
+  {
+    // Next's private variables (__NEXT_PRIVATE_*) change with any release and are no contract:
     // the product uses what Next documents, such as its cache handlers (lib/cache/tag-expiry.ts).
     files: ['app/**', 'lib/**', 'proxy.ts', 'instrumentation*.ts', 'next.config.ts'],
     rules: {
@@ -127,13 +121,13 @@ export default defineConfig(
     },
   },
   {
-    // The kit a newcomer reads (issue 30): no command, measurement or shared helper over 300 lines.
+    // The kit a newcomer reads: no command, measurement or shared helper over 300 lines.
     files: ['scripts/**', 'bench/**', 'testkit/**'],
     ignores: ['**/*.test.ts', 'bench/fixture/**'],
     rules: { 'max-lines': ['warn', { max: 300 }] },
   },
   {
-    // Sizes a reader can hold at once (issue 20): outside tests no function over 60 lines, and no product
+    // Sizes a reader can hold at once: outside tests no function over 60 lines, and no product
     // file over 200, counted as a reader sees them: blank lines and comments included.
     files: ['**/*.{ts,tsx,mts,mjs}'],
     ignores: ['tests/**', '**/*.test.ts', '**/*.spec.ts'],

@@ -16,16 +16,16 @@ const FOLLOW_RETRY_MS = 60_000;
  * Pages prerendered before a version's day began are refreshed once, as they may show the version before.
  */
 async function followPolicyFromStart(): Promise<void> {
-  const { startPolicyClock } = await import('@/lib/content/policy-clock');
-  const { followPolicy } = await import('@/lib/content/policy-follow');
-  const { readPolicyFacts } = await import('@/lib/content/policy-facts');
+  const { startPolicyClock } = await import('@/lib/policy/policy-clock');
+  const { followPolicy } = await import('@/lib/policy/policy-follow');
+  const { readFollowedPolicy } = await import('@/lib/content/read-policy');
   const { expireTags } = await import('@/lib/cache/tag-expiry');
   startPolicyClock();
   await expireTags(['privacyPolicy']);
   for (;;) {
-    let facts: Awaited<ReturnType<typeof readPolicyFacts>>;
+    let facts: Awaited<ReturnType<typeof readFollowedPolicy>>;
     try {
-      facts = await readPolicyFacts();
+      facts = await readFollowedPolicy();
     } catch (error) {
       console.error(`The policy's record could not be read at start; trying again in ${FOLLOW_RETRY_MS / 1000} s`, error);
       await new Promise((resolve) => setTimeout(resolve, FOLLOW_RETRY_MS).unref());
@@ -51,7 +51,7 @@ export async function start(): Promise<void> {
     const { checkConfiguration, trustedProxyHops } = await import('@/lib/env/server');
     const { installTrustProxy } = await import('@/lib/http/trust-proxy');
     const { installSingleLocation } = await import('@/lib/http/single-location');
-    const { openStoreAtStart } = await import('@/lib/support/store');
+    const { openStoreAtStart } = await import('@/lib/store/store');
     const { sanityConfig } = await import('@/lib/env/public');
     const { startMailSender } = await import('@/lib/mail/sender');
     await checkConfiguration();

@@ -2,9 +2,10 @@ import { fileURLToPath } from 'node:url';
 
 import type { NextConfig } from 'next';
 
-import { MAX_BODY_BYTES } from './lib/http/read-body';
-import { requireNodeVersion } from './lib/node-version.mjs';
-import { configuredServices, siteHeaders, studioHeaders } from './lib/security-headers';
+import { MAX_BODY_BYTES } from '@school-site/guards';
+
+import { requireNodeVersion } from './lib/env/node-version.mjs';
+import { configuredServices, siteHeaders, studioHeaders } from './lib/http/security-headers';
 
 // Every `next` command reads this file first: an older Node stops here, told what to install, not after a build.
 requireNodeVersion();
@@ -22,15 +23,15 @@ const nextConfig: NextConfig = {
   distDir: process.env.NEXT_DIST_DIR || '.next',
   // .next/standalone: a server with only the files it needs (npm run serve:prod runs it behind nginx).
   output: 'standalone',
-  // Files the server reads or runs at run time from the app's folder (lib/app-root.mjs): the store's
+  // Files the server reads or runs at run time from the app's folder (lib/shared/app-root.mjs): the store's
   // worker thread and its imports, the migrations, the seed dataset. Next applies these to its dynamic
   // routes (the API routes); the standalone folder holds the files of every route.
   outputFileTracingIncludes: {
     '/**': [
-      './lib/app-root.mjs',
-      './lib/support/pglite-worker.mjs',
-      './lib/support/pglite-core.mjs',
-      './lib/support/pglite-call.mjs',
+      './lib/shared/app-root.mjs',
+      './lib/store/pglite-worker.mjs',
+      './lib/store/pglite-core.mjs',
+      './lib/store/pglite-call.mjs',
       './supabase/migrate.mjs',
       './supabase/bootstrap.sql',
       './supabase/migrations/*.sql',
@@ -38,6 +39,8 @@ const nextConfig: NextConfig = {
     ],
   },
   reactStrictMode: true,
+  // The workspace packages export their TypeScript source: Next compiles them with the app.
+  transpilePackages: ['@school-site/content-lake', '@school-site/guards'],
   // npm test runs next typegen and tsc over the whole project before it builds, and says so with
   // TYPES_CHECKED=1: Next's own check is then the same work again, in each of its two builds (21–27 s
   // apiece). Any other build checks.
@@ -74,9 +77,9 @@ const nextConfig: NextConfig = {
     globalNotFound: true,
     // The site's one stylesheet (app/globals.css: Tailwind, 10.3 KB, 3.2 KB gzip) goes into each page's
     // <head> as a <style> instead of a <link>: the first paint waits for the HTML alone, not for a second
-    // request over a mobile connection (issue 35; docs/measuring.md). Costs: every page view carries the
+    // request over a mobile connection (docs/measuring.md). Costs: every page view carries the
     // CSS (and Next repeats it in the page's RSC payload), a returning visitor cannot take it from the
-    // cache, and style-src must allow inline styles, which it does already (lib/security-headers.ts).
+    // cache, and style-src must allow inline styles, which it does already (lib/http/security-headers.ts).
     inlineCss: true,
     // Next copies the body of every request proxy.ts sees into memory, up to this much, before the proxy
     // runs (default 10 MB). The proxy refuses anything over MAX_BODY_BYTES; four times that keeps a
@@ -93,7 +96,7 @@ const nextConfig: NextConfig = {
       // Every response gets the site's policy; the Studio's own paths then get the one it needs (for the
       // same header the later rule wins). Paths that merely start with "studio" (/studiox) are the site's.
       { source: '/:path*', headers: asList(siteHeaders(services)) },
-      // Draft mode (Next's own cookie): the preview's policy, for its Live stream (lib/security-headers.ts).
+      // Draft mode (Next's own cookie): the preview's policy, for its Live stream (lib/http/security-headers.ts).
       { source: '/:path*', has: [{ type: 'cookie', key: '__prerender_bypass' }], headers: asList(siteHeaders(services, true)) },
       { source: '/studio', headers: asList(studioHeaders(services)) },
       { source: '/studio/:path+', headers: asList(studioHeaders(services)) },

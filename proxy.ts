@@ -1,12 +1,12 @@
 import { NextResponse, type NextRequest } from 'next/server';
 
-import { mayNamePage, mayNameVersion } from '@/lib/content/policy-archive';
-import { readBody } from '@/lib/http/read-body';
+import { mayNamePage, mayNameVersion } from '@/lib/policy/policy-archive';
+import { readBody } from '@school-site/guards';
 import { refusalPage } from '@/lib/http/refusal-page';
 import { REFUSALS } from '@/lib/http/refusals';
-import { linkResultPath, ROUTES, TOKEN_PARAM } from '@/lib/public-pages';
-import { isLinkResult } from '@/lib/support/form-state';
-import { isToken } from '@/lib/support/validation';
+import { linkResultPath, ROUTES, TOKEN_PARAM } from '@/lib/shared/public-pages';
+import { isLinkResult } from '@/lib/forms/form-state';
+import { isToken } from '@/lib/forms/validation';
 
 /**
  * Posts that Next's server-action handler would answer with a 500 get a plain 4xx page a person can
@@ -31,7 +31,7 @@ import { isToken } from '@/lib/support/validation';
  * or a page of their list (/page/<n>).
  */
 const VERSION_PAGE = new RegExp(`^${ROUTES.versions}/([^/]+)(?:/changes|/([^/]+))?$`);
-/** A page under /subscription: the two links' pages, and the answers they come to (lib/support/form-state.ts). */
+/** A page under /subscription: the two links' pages, and the answers they come to (lib/forms/form-state.ts). */
 const SUBSCRIPTION_PAGE = new RegExp(`^${ROUTES.subscription}/([^/]+)$`);
 const LINK_PAGES: ReadonlySet<string> = new Set([ROUTES.confirm, ROUTES.unsubscribe]);
 

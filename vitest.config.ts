@@ -20,7 +20,14 @@ export default defineConfig({
   },
   test: {
     environment: 'node',
-    include: ['lib/**/*.test.ts', 'schemas/**/*.test.ts', 'supabase/**/*.test.ts', 'tests/unit/**/*.test.ts', 'testkit/**/*.test.ts'],
+    include: [
+      'lib/**/*.test.ts',
+      'packages/**/*.test.ts',
+      'schemas/**/*.test.ts',
+      'supabase/**/*.test.ts',
+      'tests/unit/**/*.test.ts',
+      'testkit/**/*.test.ts',
+    ],
     exclude: [...configDefaults.exclude, 'tests/e2e/**', '.tools/**', 'bench/**'],
     testTimeout: 60_000,
     // Vitest's default is one file fewer than the cores: one at a time on 2. The slow files mostly wait on

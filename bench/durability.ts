@@ -19,7 +19,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 
-import { insertAsAnon, openStore } from '../lib/support/pglite-core.mjs';
+import { insertAsAnon, openStore } from '../lib/store/pglite-core.mjs';
 import { startAppServer } from '../testkit/app-server.ts';
 import { LIFTED_QUOTAS } from '../testkit/postgrest-harness.ts';
 import { stopOnSignals } from '../testkit/processes.ts';

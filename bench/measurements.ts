@@ -97,7 +97,7 @@ export const MEASUREMENTS: Measurement[] = [
   },
   {
     name: 'pglite-threads',
-    what: "V8's abort under PGlite in two threads at once (nodejs/node#64500), PGlite as the app takes it (lib/support/pglite-core.mjs) against the package's: the wasm-to-JS wrappers V8 compiles (every abort here freed one), then processes aborted of CHURN_RUNS",
+    what: "V8's abort under PGlite in two threads at once (nodejs/node#64500), PGlite as the app takes it (lib/store/pglite-core.mjs) against the package's: the wasm-to-JS wrappers V8 compiles (every abort here freed one), then processes aborted of CHURN_RUNS",
     target: "the app's way: 0 wrappers compiled",
     client: "child Node processes (PGlite in-memory in the main thread and a worker thread); V8's --print-wasm-stub-code",
     load: () => import('./pglite-threads.ts'),

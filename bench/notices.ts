@@ -1,6 +1,6 @@
 /**
- * `notices` — issue 52: NOTICES_SUBSCRIBERS (default 10,000) confirmed subscribers, one material version of
- * the privacy policy announced to them (public.mail_announce, as lib/mail/notices.ts calls it), and the
+ * `notices` — NOTICES_SUBSCRIBERS (default 10,000) confirmed subscribers, one material version of
+ * the privacy policy announced to them (public.mail_announce, as lib/store/notices.ts calls it), and the
  * notices sent by NOTICES_INSTANCES (default 2) instances of the current build (serve:prod's stack behind
  * nginx, a private copy of the standalone folder) sharing the Supabase stand-in over Debian's PostgreSQL,
  * to the test SMTP server (testkit/smtp.ts). Reports the time from the announcement to the last notice the
@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 
-import { addDays, dayIn } from '../lib/content/site-time.ts';
+import { addDays, dayIn } from '../lib/shared/site-time.ts';
 import { addConfirmedSubscribers, startSupabaseStack, supabaseEnv, type SupabaseStack } from '../testkit/postgrest-harness.ts';
 import { postForm } from '../testkit/forms.ts';
 import { sleep } from '../testkit/processes.ts';

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { startAppServer } from '../testkit/app-server.ts';
 import { pageBytes } from '../testkit/page-bytes.ts';
 import { APP_ROOT } from '../testkit/paths.ts';
-import { PUBLIC_PATHS } from '../lib/public-pages.ts';
+import { PUBLIC_PATHS } from '../lib/shared/public-pages.ts';
 import { FIXTURE_DIR, timedBuild } from './lib/build.ts';
 import type { Report, Row } from './report.ts';
 

@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- pglite-threads` — V8's abort under PGlite in two threads (nodejs/node#64500), with
- * PGlite as the app takes it (lib/support/pglite-core.mjs, which keeps every wasm-to-JS import on V8's
+ * PGlite as the app takes it (lib/store/pglite-core.mjs, which keeps every wasm-to-JS import on V8's
  * generic wrapper) and straight from the package. Each run is a child process (lib/pglite-churn.ts)
  * opening and closing in-memory databases in its main thread and a worker thread at once.
  *

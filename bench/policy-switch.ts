@@ -1,5 +1,5 @@
 /**
- * `policy-switch` — how late a version announced ahead takes effect (issue 52), on both content paths: a
+ * `policy-switch` — how late a version announced ahead takes effect, on both content paths: a
  * dataset whose policy is announced for tomorrow (site time zone UTC), served by a server whose clock
  * reaches tomorrow SWITCH_LEAD_MS after its start (testkit/fake-clock.ts), polled every 50 ms until
  * /privacy shows the new version. Late: from the moment the day begins to the first answer that shows it.
@@ -8,8 +8,8 @@
  */
 import path from 'node:path';
 
-import { recordPublish } from '../lib/content/policy-record.ts';
-import { addDays, dayIn, startOfDay } from '../lib/content/site-time.ts';
+import { recordPublish } from '../lib/policy/policy-record.ts';
+import { addDays, dayIn, startOfDay } from '../lib/shared/site-time.ts';
 import { startAppServer, type AppServer } from '../testkit/app-server.ts';
 import { readDataset, seedCopy, writeDataset, type Doc } from '../testkit/dataset.ts';
 import { clockAhead, offsetToReach } from '../testkit/fake-clock.ts';

@@ -4,7 +4,7 @@
  * the seed dataset), PUBLISH_EDITS=20 edits, each posted as a signed webhook, timed from before the
  * webhook is sent to the first GET /privacy through nginx that shows it; then as many new versions of the
  * policy (a later "Last updated" and a new summary, published the same way), timed to the first GET /privacy/versions
- * through nginx that lists it (issue 40), with one instance.
+ * through nginx that lists it, with one instance.
  * INSTANCES=2 (or more) runs that many app instances behind nginx's one upstream, with one redis-server
  * (REDIS_URL, testkit/redis.ts) and the Supabase stand-in over Debian's PostgreSQL (testkit/postgres.ts)
  * as their shared store; the webhook goes through nginx, and each publish is timed until every instance

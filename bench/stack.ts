@@ -17,7 +17,7 @@ import path from 'node:path';
 import { freePort, memory, sleep, treeRss } from '../testkit/processes.ts';
 import { measurePublishes } from '../testkit/publish-timing.ts';
 import { startStack, type Stack } from '../testkit/stack.ts';
-import { PUBLIC_PATHS } from '../lib/public-pages.ts';
+import { PUBLIC_PATHS } from '../lib/shared/public-pages.ts';
 import { pageLoad, submissionLoad } from './lib/http-load.ts';
 import { privateSite } from './lib/servers.ts';
 import { withTempDir } from './lib/temp-dir.ts';

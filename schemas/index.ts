@@ -1,7 +1,7 @@
 import type { Rule } from 'sanity';
 
-import { plainTextProblems } from '@/lib/content/plain-text';
-import { CONTENT_TYPES, type ContentType } from '@/lib/content/types';
+import { plainTextProblems } from '@/lib/shared/plain-text';
+import { CONTENT_TYPES, type ContentType } from '@/lib/shared/content-types';
 
 import { privacyPolicyVersion } from './documents/privacyPolicyVersion';
 import { blockContent } from './objects/blockContent';
@@ -25,7 +25,7 @@ export const singletonTypes: readonly string[] = CONTENT_TYPES;
 
 /**
  * In the Studio, each document's text by the rule the site applies to a publish made any other way
- * (lib/content/plain-text.ts), each problem at its field. Elsewhere the lake and the webhook apply it
+ * (lib/shared/plain-text.ts), each problem at its field. Elsewhere the lake and the webhook apply it
  * themselves, so that text a dataset held before the rule does not keep it from opening.
  */
 const withPlainText = <T extends (typeof SINGLETONS)[ContentType]>(type: T): T => ({

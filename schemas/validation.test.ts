@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import type { SanityDocument, ValidationMarker } from 'sanity';
 import { describe, expect, it } from 'vitest';
 
-import { parseNdjson } from '@/lib/content-lake/documents';
+import { parseNdjson } from '@school-site/content-lake';
 import { markerPath, validateContent } from '@/lib/content/schema-check';
-import { FIELD_NAMES, MESSAGE_CODES } from '@/lib/support/messages';
+import { FIELD_NAMES, MESSAGE_CODES } from '@/lib/forms/messages';
 import { SEED_FILE as SEED } from '@/testkit/paths';
 
 /**
@@ -99,7 +99,7 @@ function withValue(id: string, path: string, value: unknown): () => Doc {
   };
 }
 
-/** Every visible text added for issue 13 is required, and a misspelt {token} is an error. */
+/** Every visible text is required, and a misspelt {token} is an error. */
 function copyCases(): Case[] {
   const required: Array<[string, string]> = [
     ['siteSettings', 'appStoreFallback'],

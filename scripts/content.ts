@@ -18,7 +18,7 @@
  *     over it), so `git diff` shows only what changed.
  *
  *   node scripts/content.ts versions [--file <ndjson>] [--data-dir <dir>]
- *     Fills the privacy policy's record of versions (lib/content/policy-record.ts) from the history there is,
+ *     Fills the privacy policy's record of versions (lib/policy/policy-record.ts) from the history there is,
  *     once: with a project configured, from the project's history (within its retention), with the token;
  *     else from the embedded default's own, the commits of the content file and the lake's history log in
  *     the data directory (default .data), written into the file. Adds only the dates the record lacks, so
@@ -37,12 +37,12 @@ import { createClient, type SanityClient } from '@sanity/client';
 import { exportDataset } from '@sanity/export';
 import { sanityImport } from '@sanity/import';
 
-import { POLICY_ID, missingVersions, versionsOf, type PolicyState, type PolicyVersion } from '../lib/content/policy-record.ts';
+import { POLICY_ID, missingVersions, versionsOf, type PolicyState, type PolicyVersion } from '../lib/policy/policy-record.ts';
 import { POLICY_RECORD_QUERY } from '../lib/content/queries.ts';
-import { Dataset } from '../lib/content-lake/dataset.ts';
-import { isContentId, parseNdjson, type SanityDocument } from '../lib/content-lake/documents.ts';
-import { newId } from '../lib/content-lake/errors.ts';
-import { localLakeFiles } from '../lib/content-lake/local.ts';
+import { Dataset } from '@school-site/content-lake';
+import { isContentId, parseNdjson, type SanityDocument } from '@school-site/content-lake';
+import { newId } from '@school-site/content-lake';
+import { localLakeFiles } from '@school-site/content-lake';
 import { sanityClientOptions, sanityConfig } from '../lib/env/public.ts';
 import { APP_ROOT, SEED_FILE } from '../testkit/paths.ts';
 

@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process';
 
 import { createPreviewSecret } from '@sanity/preview-url-secret/create-secret';
 
-import { CONTENT_TYPES } from '../lib/content/types.ts';
+import { CONTENT_TYPES } from '../lib/shared/content-types.ts';
 import { SANITY_API_VERSION } from '../lib/env/public.ts';
 import { postWebhook } from '../testkit/dataset.ts';
 import { hostedEnv, lakeClient, LAKE_ORIGIN, LAKE_PROJECT, LAKE_TOKEN, startHostedLake } from '../testkit/hosted.ts';

@@ -19,8 +19,8 @@ import path from 'node:path';
 
 import { createClient } from '@supabase/supabase-js';
 
-import { appPath } from '../lib/app-root.mjs';
-import type { PGlite } from '../lib/support/pglite-core.mjs';
+import { appPath } from '../lib/shared/app-root.mjs';
+import type { PGlite } from '../lib/store/pglite-core.mjs';
 import { storeDir, withStoreCopy } from '../testkit/store.ts';
 
 const LIMIT = 20;

@@ -24,7 +24,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 // Before anything else: an older Node cannot even load the TypeScript modules below.
-import { requireNodeVersion } from '../lib/node-version.mjs';
+import { requireNodeVersion } from '../lib/env/node-version.mjs';
 
 requireNodeVersion();
 

@@ -1,6 +1,6 @@
 import { defineLocations, presentationTool, type PresentationPluginOptions } from 'sanity/presentation';
 
-import { PUBLIC_PAGES, PUBLIC_PATHS, ROUTES } from '@/lib/public-pages';
+import { PUBLIC_PAGES, PUBLIC_PATHS, ROUTES } from '@/lib/shared/public-pages';
 import { SINGLETONS } from '@/schemas';
 
 /** Each public page as a Presentation location, named after the document it shows (the policy shows on two). */

@@ -2,8 +2,8 @@ import { createClient } from '@sanity/client';
 import { defineConfig, type WorkspaceOptions } from 'sanity';
 import { structureTool } from 'sanity/structure';
 
-import { VERSION_TYPE } from '@/lib/content/policy-record';
-import { lakeApiHost, LOCAL_PROJECT } from '@/lib/content-lake/local';
+import { VERSION_TYPE } from '@/lib/policy/policy-record';
+import { lakeApiHost, LOCAL_PROJECT } from '@school-site/content-lake/browser';
 import { sanityConfig } from '@/lib/env/public';
 import { schemaTypes, singletonTypes } from '@/schemas';
 
@@ -29,7 +29,7 @@ function localLake(): Partial<WorkspaceOptions> {
   return {
     apiHost,
     unstable_clientFactory: (options) => createClient({ ...options, apiHost, useProjectHostname: false }),
-    // The lake keeps content releases and publishes scheduled ones itself (lib/content-lake/releases.ts,
+    // The lake keeps content releases and publishes scheduled ones itself (packages/content-lake/src/releases.ts,
     // scheduler.ts): releases and scheduled drafts are on. The old Scheduled Publishing plugin, which its
     // own /schedules API drives, stays off.
     releases: { enabled: true },

@@ -1,6 +1,6 @@
 import type { StructureResolver } from 'sanity/structure';
 
-import { POLICY_ID, VERSION_TYPE } from '@/lib/content/policy-record';
+import { POLICY_ID, VERSION_TYPE } from '@/lib/policy/policy-record';
 import { schemaTypes, singletonTypes } from '@/schemas';
 
 const VERSIONS_TITLE = 'Privacy policy versions';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { insertAsAnon, migrateStore, openStore } from '@/lib/support/pglite';
+import { insertAsAnon, migrateStore, openStore } from '@/lib/store/pglite';
 
 /** The migrations on a real Postgres (PGlite, in memory), exercised as the anon role the public key maps to. */
 let db: PGlite;

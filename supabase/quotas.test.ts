@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
-import { insertAsAnon, openStore } from '@/lib/support/pglite';
+import { insertAsAnon, openStore } from '@/lib/store/pglite';
 
 /**
  * The quotas of supabase/migrations/*_quotas.sql on a real Postgres (PGlite, in memory), written as the

@@ -6,12 +6,12 @@ import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
-import type { FunctionArgs, StoreFunction } from '@/lib/support/database.types';
-import { callAs, insertAsAnon, openStore, type CallRole } from '@/lib/support/pglite';
+import type { FunctionArgs, StoreFunction } from '@/lib/store/database.types';
+import { callAs, insertAsAnon, openStore, type CallRole } from '@/lib/store/pglite';
 import { preparedDataDir, storeDir } from '@/testkit/store';
 
 /**
- * The subscription's rules (issue 52) on a real Postgres (PGlite, in memory) with every migration: a
+ * The subscription's rules on a real Postgres (PGlite, in memory) with every migration: a
  * sign-up as the public key's anon role makes, the two links it may follow, and the service role's
  * outbox and notices, as the app's senders and the announcement call them.
  */

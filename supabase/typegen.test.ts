@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { DATABASE_TYPES_FILE, generateDatabaseTypes } from './typegen';
 
-describe('lib/support/database.types.ts', () => {
+describe('lib/store/database.types.ts', () => {
   let generated: string;
 
   beforeAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * Writes lib/support/database.types.ts, the row types of the tables visitors write to, in the shape
+ * Writes lib/store/database.types.ts, the row types of the tables visitors write to, in the shape
  * Supabase's own `supabase gen types typescript` gives (`Database`), from supabase/migrations: they are
  * applied to an in-memory PGlite and the result read back from information_schema and the grants.
  * Row: every column as stored; Insert: the columns the public (anon) key may write (optional where the
@@ -14,12 +14,12 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { PGlite } from '../lib/support/pglite-core.mjs';
+import { PGlite } from '../lib/store/pglite-core.mjs';
 
 import { migrate } from './migrate.mjs';
 
 const SUPABASE_DIR = path.dirname(fileURLToPath(import.meta.url));
-export const DATABASE_TYPES_FILE = path.join(SUPABASE_DIR, '..', 'lib', 'support', 'database.types.ts');
+export const DATABASE_TYPES_FILE = path.join(SUPABASE_DIR, '..', 'lib', 'store', 'database.types.ts');
 
 /** The role the public key maps to: its grants decide which tables and columns the site may write. */
 const PUBLIC_ROLE = 'anon';

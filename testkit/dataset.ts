@@ -10,8 +10,8 @@ import type { SanityDocument } from '@sanity/client';
 import { encodeSignatureHeader, SIGNATURE_HEADER_NAME } from '@sanity/webhook';
 
 // The site's own reader: a line the site would refuse is refused here too.
-import { parseNdjson } from '../lib/content-lake/documents.ts';
-import { CONTENT_TYPES } from '../lib/content/types.ts';
+import { parseNdjson } from '@school-site/content-lake';
+import { CONTENT_TYPES } from '../lib/shared/content-types.ts';
 import { WEBHOOK_SECRET } from './e2e-servers.ts';
 import { lakeClient } from './hosted.ts';
 import { SEED_FILE } from './paths.ts';

@@ -10,7 +10,7 @@ import path from 'node:path';
 
 import { simpleParser, type ParsedMail } from 'mailparser';
 
-import { TOKEN_PARAM } from '../lib/public-pages.ts';
+import { TOKEN_PARAM } from '../lib/shared/public-pages.ts';
 import { decodeEntities } from './forms.ts';
 
 export type ReadMail = {

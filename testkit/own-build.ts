@@ -8,7 +8,7 @@ import { APP_ROOT } from './paths.ts';
  * reads a page it has not rendered itself from there, so a server sharing the folder serves what another
  * rendered from its own content (the browser tests' `main` server, mid-edit, to a server started on the
  * seed). Everything but the build's cache and standalone copy (about 65 MB, a second to copy), in the app's
- * folder as `.next-server-*` (gitignored): the server finds the app as its build's parent (lib/app-root.mjs).
+ * folder as `.next-server-*` (gitignored): the server finds the app as its build's parent (lib/shared/app-root.mjs).
  *
  * Only relative imports with real extensions and packages: testkit/e2e-server.mjs imports this file with plain `node`.
  */

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 
-import { APP_ROOT } from '../lib/app-root.mjs';
+import { APP_ROOT } from '../lib/shared/app-root.mjs';
 
 export { APP_ROOT };
 

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { createServer as createHttpServer, request, type Server } from 'node:http';
 import path from 'node:path';
 
-import { PGlite } from '../lib/support/pglite-core.mjs';
+import { PGlite } from '../lib/store/pglite-core.mjs';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 import { migrate } from '../supabase/migrate.mjs';

@@ -11,7 +11,7 @@ import { median } from './stats.ts';
 
 /** The page whose text a publish here changes. */
 export const PUBLISHED_PAGE = '/privacy';
-/** The list of the policy's versions, which a publish of a new version changes (issue 40). */
+/** The list of the policy's versions, which a publish of a new version changes. */
 const VERSIONS_PAGE = '/privacy/versions';
 /** How often a server is asked for the page while waiting (ms). */
 const POLL_MS = 20;

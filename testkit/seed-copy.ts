@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 
 import type { LandingPage, PrivacyPolicy, SiteSettings, SupportPage } from '../sanity.types.ts';
-import { parseNdjson } from '../lib/content-lake/documents.ts';
-import { fillTokens } from '../lib/content/tokens.ts';
-import { messageText, toMessageCopy, type FormMessage } from '../lib/support/messages.ts';
+import { parseNdjson } from '@school-site/content-lake';
+import { fillTokens } from '../lib/shared/tokens.ts';
+import { messageText, toMessageCopy, type FormMessage } from '../lib/forms/messages.ts';
 import { SEED_FILE } from './paths.ts';
 
 /**

@@ -5,7 +5,7 @@ import type {
   SUPPORT_PAGE_QUERY_RESULT,
 } from '@/sanity.types';
 
-import { queryDocuments } from '../lib/content-lake/queries';
+import { queryDocuments } from '@school-site/content-lake';
 import { LANDING_PAGE_QUERY, PRIVACY_POLICY_QUERY, SETTINGS_QUERY, SUPPORT_PAGE_QUERY } from '../lib/content/queries';
 import { readDataset } from './dataset';
 import { SEED_FILE } from './paths';

@@ -108,7 +108,7 @@ export async function startStack({
     NEXT_TELEMETRY_DISABLED: '1',
     // nginx replaces X-Forwarded-For with the address it saw; the app takes that one entry.
     TRUSTED_PROXY_HOPS: '1',
-    // A publish refreshes nginx's copies of the pages (lib/cache-refresh.ts).
+    // A publish refreshes nginx's copies of the pages (lib/cache/cache-refresh.ts).
     CACHE_REFRESH_URL: url,
     CACHE_REFRESH_SECRET: refreshSecret,
   };

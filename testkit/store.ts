@@ -10,11 +10,11 @@ import { cp, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import { openStore, PGlite } from '../lib/support/pglite-core.mjs';
+import { openStore, PGlite } from '../lib/store/pglite-core.mjs';
 
 import { APP_ROOT } from './paths.ts';
 
-/** Where the app keeps its embedded store under DATA_DIR (lib/support/pglite.ts). */
+/** Where the app keeps its embedded store under DATA_DIR (lib/store/pglite.ts). */
 export const storeDir = (dataDir: string) => path.join(path.resolve(dataDir), 'pglite');
 
 /** Copies the store under `dataDir`, opens the copy, gives it to `read`, then closes and deletes it. */

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 
-import { STREAM_HOST } from '../lib/content-lake/access.ts';
+import { STREAM_HOST } from '@school-site/content-lake';
 import { versionCheckAnswer } from '../studio/sanity-services.ts';
 
 import { followProcessClock } from './browser-clock.ts';
@@ -39,7 +39,7 @@ async function answerForSanityServices(context: BrowserContext): Promise<void> {
  * Every request and WebSocket of `context`'s pages (their frames and workers too) to a host other than the
  * site at `origin`, into `problems`. The embedded default's Studio asks only the site: its pages and
  * /api/lake, the lake's streams on names of their own under localhost on the site's port
- * (lib/content-lake/access.ts), and the presence socket. Nothing is routed, so a call to Sanity's services
+ * (packages/content-lake/src/access.ts), and the presence socket. Nothing is routed, so a call to Sanity's services
  * is seen as the browser makes it. (One the Studio's CSP refuses never becomes a request: its console error
  * is the problem then, as watchProblems reports it.)
  */

@@ -1,7 +1,7 @@
 import { getLandingPage, getSettings } from '@/lib/content';
 import type { LandingPageView, SettingsView } from '@/lib/content/views';
 import { pageMetadata } from '@/lib/content/metadata';
-import { ROUTES } from '@/lib/public-pages';
+import { ROUTES } from '@/lib/shared/public-pages';
 
 import { FaqSection } from './_components/faq-section';
 import { Icon } from './_components/icons';

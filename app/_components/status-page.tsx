@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 
 import type { ErrorCopy, NotFoundCopy } from '@/lib/content/status-copy';
-import { ROUTES } from '@/lib/public-pages';
+import { ROUTES } from '@/lib/shared/public-pages';
 
 /** The body of the pages that stand in for content: not found, and something went wrong. */
 export function StatusPage({ label, heading, text, children }: { label: string; heading: string; text: string; children: ReactNode }) {

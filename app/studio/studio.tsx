@@ -3,7 +3,7 @@
 import dynamic from 'next/dynamic';
 import { useEffect, useState } from 'react';
 
-import { lakeApiHost } from '@/lib/content-lake/local';
+import { lakeApiHost } from '@school-site/content-lake/browser';
 import { answerSanityServices } from '@/studio/sanity-services';
 
 import { EditingOff } from './editing-off';
@@ -43,14 +43,14 @@ const LocalStudio = dynamic(
 
 /**
  * The Studio warns of "brakes on" when its API speaks HTTP/1.1, for fear of the browser's six connections
- * per host. The local lake gives every stream a host name of its own (lib/content-lake/access.ts), so the
+ * per host. The local lake gives every stream a host name of its own (packages/content-lake/src/access.ts), so the
  * warning does not apply: it is snoozed as its own "Don't show again" button would.
  */
 const snoozeProtocolWarning = () => sessionStorage.setItem('sanity-studio.network.check.snooze', new Date().toISOString());
 
 type Access = 'checking' | 'open' | { refused: string };
 
-/** Asks the local lake whether it answers this browser; its refusal says why (lib/content-lake/access.ts). */
+/** Asks the local lake whether it answers this browser; its refusal says why (packages/content-lake/src/access.ts). */
 async function localAccess(): Promise<Access> {
   try {
     const response = await fetch(`${lakeApiHost(window.location.origin)}/v1/ping`, { credentials: 'same-origin' });

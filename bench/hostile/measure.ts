@@ -1,5 +1,5 @@
 /**
- * npm run bench -- hostile: issue 11's hostile traffic against the production build, with the figures
+ * npm run bench -- hostile: hostile traffic against the production build, with the figures
  * the tests do not assert: the server's RSS and answer time for a 300 MB webhook post, and the files
  * 1,000 random /studio paths add. Its other rows check the status of every other probe (replays,
  * headers, crafted action calls, emails) against what the build is designed to answer (probes.ts).

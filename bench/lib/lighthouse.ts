@@ -4,15 +4,15 @@
  * Used by the bench's `site` and `lighthouse` measurements, which report the same rows.
  */
 import { launchLighthouseBrowser, lighthouseReport } from '../../testkit/lighthouse.ts';
-import { PUBLIC_PATHS, ROUTES, type PublicPath } from '../../lib/public-pages.ts';
+import { PUBLIC_PATHS, ROUTES, type PublicPath } from '../../lib/shared/public-pages.ts';
 import { median, round, table, type Row } from '../report.ts';
 import { blockingBreakdown, medianBreakdown, TASK_GROUPS, type Breakdown } from './main-thread.ts';
 
 /**
  * Each page scores at least the one-heading page's score minus `belowHeading`, `/`'s LCP is no later
- * than the plain page of the same bytes (issue 22), each page's LCP with the throttling applied is at
- * most `lcpRatio` times that page's (issue 35), and so is its simulated LCP, and its TBT at most
- * `tbtOverSameBytesMs` over that page's (issue 42), all in the same run.
+ * than the plain page of the same bytes, each page's LCP with the throttling applied is at
+ * most `lcpRatio` times that page's, and so is its simulated LCP, and its TBT at most
+ * `tbtOverSameBytesMs` over that page's, all in the same run.
  */
 export const LIGHTHOUSE_TARGETS = { belowHeading: 1, lcpRatio: 1.1, tbtOverSameBytesMs: 50 } as const;
 

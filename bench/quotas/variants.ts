@@ -8,7 +8,7 @@ import path from 'node:path';
 
 import { createClient } from '@supabase/supabase-js';
 
-import { insertAsAnon, openStore } from '../../lib/support/pglite-core.mjs';
+import { insertAsAnon, openStore } from '../../lib/store/pglite-core.mjs';
 import { startAppServer, type AppServer } from '../../testkit/app-server.ts';
 import { LIFTED_QUOTAS, startSupabaseStack, supabaseEnv } from '../../testkit/postgrest-harness.ts';
 import { cpuSeconds, treeCpuSeconds } from '../../testkit/processes.ts';

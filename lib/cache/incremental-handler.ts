@@ -7,18 +7,13 @@
  * Either way a page is dated from when its render began (DatedPageCache).
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 
 import type { CacheHandler, CacheHandlerContext, CacheHandlerValue } from 'next/dist/server/lib/incremental-cache';
-import type FileSystemCacheClass from 'next/dist/server/lib/incremental-cache/file-system-cache';
 
+import { FileSystemCache } from './next-internals.ts';
 import { loadEntry, sharedCache, storeEntry, ttlSeconds, type SharedCache } from './shared-cache.ts';
 import { nextTags } from './shared-tags.ts';
-
-const require = createRequire(import.meta.url);
-const FileSystemCache = (require('next/dist/server/lib/incremental-cache/file-system-cache.js') as { default: typeof FileSystemCacheClass })
-  .default;
 
 type GetContext = Parameters<CacheHandler['get']>[1];
 type SetContext = Parameters<CacheHandler['set']>[2];
@@ -93,7 +88,7 @@ export class SharedIncrementalCache implements CacheHandler {
 
   constructor(ctx: CacheHandlerContext, shared: SharedCache = sharedCache()!) {
     this.shared = shared;
-    this.local = new DatedPageCache(ctx as ConstructorParameters<typeof FileSystemCacheClass>[0]);
+    this.local = new DatedPageCache(ctx as ConstructorParameters<typeof FileSystemCache>[0]);
     this.prefix = `page:${buildIdOf(ctx.serverDistDir)}:`;
   }
 

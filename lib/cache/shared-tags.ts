@@ -5,21 +5,10 @@
  * and then to a Redis hash; every other instance copies the hash into its own map before it serves
  * from a cache (refresh). A revalidation Redis did not take is sent again once Redis answers.
  */
-import { createRequire } from 'node:module';
-
+import { nextTags, type TagState } from './next-internals.ts';
 import { KEY_PREFIX, type RedisLink } from './redis-link.ts';
 
-type TagState = { stale?: number; expired?: number };
-type NextTagsManifest = {
-  tagsManifest: Map<string, TagState>;
-  areTagsExpired(tags: string[], timestamp: number): boolean;
-  areTagsStale(tags: string[], timestamp: number): boolean;
-};
-
-// The very module Next's own handlers and its page cache read (an ".external" module: one instance
-// per process, outside the server bundles), by require: Node gives CommonJS no named ESM exports.
-const require = createRequire(import.meta.url);
-export const nextTags = require('next/dist/server/lib/incremental-cache/tags-manifest.external.js') as NextTagsManifest;
+export { nextTags };
 
 const TAGS_KEY = `${KEY_PREFIX}tags`;
 

@@ -4,18 +4,12 @@
  * instance rendered serves them all, and a revalidation on one reaches the rest (shared-tags.ts).
  * With Redis down, the in-memory tier goes on alone.
  */
-import { createRequire } from 'node:module';
-
 import type { CacheEntry, CacheHandler } from 'next/dist/server/lib/cache-handlers/types';
 
+import { createDefaultCacheHandler } from './next-internals.ts';
 import { loadEntry, sharedCache, storeEntry, ttlSeconds, type SharedCache } from './shared-cache.ts';
 import { nextTags } from './shared-tags.ts';
 import { lendUpdateTags } from './tag-expiry.ts';
-
-const require = createRequire(import.meta.url);
-const { createDefaultCacheHandler } = require('next/dist/server/lib/cache-handlers/default.js') as {
-  createDefaultCacheHandler: (maxSize: number) => CacheHandler;
-};
 
 /** Next's default cacheMaxMemorySize: the in-memory tier is the size Next's own handler would be. */
 export const MEMORY_BYTES = 50 * 1024 * 1024;

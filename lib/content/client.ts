@@ -2,7 +2,7 @@ import 'server-only';
 
 import { createClient, type SanityClient } from 'next-sanity';
 
-import { LOCAL_TOKEN } from '@/lib/content-lake/local';
+import { LOCAL_TOKEN } from '@school-site/content-lake';
 import { sanityClientOptions, sanityConfig } from '@/lib/env/public';
 import { sanityReadToken } from '@/lib/env/server';
 

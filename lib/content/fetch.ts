@@ -8,7 +8,7 @@ import { cookies, draftMode } from 'next/headers';
 import { createLastGood } from './last-good';
 import { contentClient, live } from './live';
 import { FETCH_TAGS } from './tags';
-import type { ContentType } from './types';
+import type { ContentType } from '@/lib/shared/content-types';
 
 export type QueryResult<Q extends keyof SanityQueries> = SanityQueries[Q];
 

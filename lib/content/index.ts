@@ -6,12 +6,12 @@ import { cache } from 'react';
 
 import { siteUrl } from '@/lib/env/public';
 
-import { announcedDates } from './announced-dates';
+import { announcedDates } from '@/lib/policy/announced-dates';
 import { fetchContent, fetchRecord, isPreview } from './fetch';
-import { isCalendarDate, versionAt } from './policy-archive';
+import { isCalendarDate, versionAt } from '@/lib/policy/policy-archive';
 import { toPolicyFeed } from './policy-feed';
-import { toSiteNoticeView, toUpcomingView } from './policy-notice-views';
-import { policyState, secondsTrue } from './policy-schedule';
+import { toSiteNoticeView, toUpcomingView } from '@/lib/policy/policy-notice-views';
+import { policyState, secondsTrue } from '@/lib/policy/policy-schedule';
 import {
   LANDING_PAGE_QUERY,
   POLICY_VERSION_QUERY,
@@ -22,10 +22,10 @@ import {
   SUPPORT_PAGE_QUERY,
   TIME_ZONE_QUERY,
 } from './queries';
-import { dayIn, timeZoneOf } from './site-time';
-import { toVersionsCopy } from './version-copy';
+import { dayIn, timeZoneOf } from '@/lib/shared/site-time';
+import { toVersionsCopy } from '@/lib/policy/version-copy';
 import { toChangesView, toVersionListView, toVersionView } from './version-views';
-import { toSubscriptionCopy } from './subscription-copy';
+import { toSubscriptionCopy } from '@/lib/forms/subscription-copy';
 import { NOT_FOUND_DEFAULTS, type NotFoundCopy } from './status-copy';
 import { toLandingView, toPrivacyView, toSettingsView, toSupportView } from './views';
 

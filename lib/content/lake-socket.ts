@@ -3,7 +3,7 @@ import 'server-only';
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 
-import { LAKE_PATH } from '@/lib/content-lake/local';
+import { LAKE_PATH } from '@school-site/content-lake';
 import { trustedProxyHops } from '@/lib/env/server';
 import { cameDirect } from '@/lib/http/trust-proxy';
 

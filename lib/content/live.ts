@@ -2,7 +2,7 @@ import 'server-only';
 
 import { defineLive } from 'next-sanity/live';
 
-import { LOCAL_TOKEN } from '@/lib/content-lake/local';
+import { LOCAL_TOKEN } from '@school-site/content-lake';
 import { sanityConfig } from '@/lib/env/public';
 import { sanityBrowserToken } from '@/lib/env/server';
 

@@ -3,8 +3,8 @@ import 'server-only';
 import { ClientError, SanityClient, ServerError, type HttpRequest, type RequestOptions } from '@sanity/client';
 import { Observable } from 'rxjs';
 
-import type { LakeHandler } from '@/lib/content-lake/handler';
-import { lakeApiHost, LOCAL_PROJECT } from '@/lib/content-lake/local';
+import type { LakeHandler } from '@school-site/content-lake';
+import { lakeApiHost, LOCAL_PROJECT } from '@school-site/content-lake';
 import { SANITY_API_VERSION, siteUrl } from '@/lib/env/public';
 
 import { localLake } from './local-lake';

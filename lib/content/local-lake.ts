@@ -1,23 +1,23 @@
 import 'server-only';
 
-import { HAND_EDIT_IDENTITY } from '@/lib/content-lake/dataset';
-import { isPublishedId } from '@/lib/content-lake/documents';
-import { newId } from '@/lib/content-lake/errors';
-import { createHandler, type LakeHandler } from '@/lib/content-lake/handler';
-import type { Validate } from '@/lib/content-lake/actions';
-import { Lake } from '@/lib/content-lake/lake';
-import { LAKE_PATH, localLakeFiles, LOCAL_PROJECT } from '@/lib/content-lake/local';
-import { Presence } from '@/lib/content-lake/presence';
-import { userNamed } from '@/lib/content-lake/project-api';
+import { HAND_EDIT_IDENTITY } from '@school-site/content-lake';
+import { isPublishedId } from '@school-site/content-lake';
+import { newId } from '@school-site/content-lake';
+import { createHandler, type LakeHandler } from '@school-site/content-lake';
+import type { Validate } from '@school-site/content-lake';
+import { Lake } from '@school-site/content-lake';
+import { LAKE_PATH, localLakeFiles, LOCAL_PROJECT } from '@school-site/content-lake';
+import { Presence } from '@school-site/content-lake';
+import { userNamed } from '@school-site/content-lake';
 import { contentFile, dataDir } from '@/lib/env/server';
 
-import { plainTextRefusals } from './plain-text';
-import { followPolicy } from './policy-follow';
-import { isRecordId, POLICY_ID } from './policy-record';
-import { scheduleOf } from './policy-schedule';
-import { amendRecord, fileRecordProblems, recordProblems } from './policy-record-lake';
+import { plainTextRefusals } from '@/lib/shared/plain-text';
+import { followPolicy } from '@/lib/policy/policy-follow';
+import { isRecordId, POLICY_ID } from '@/lib/policy/policy-record';
+import { scheduleOf } from '@/lib/policy/policy-schedule';
+import { amendRecord, fileRecordProblems, recordProblems } from '@/lib/policy/policy-record-lake';
 import { expireContent } from './revalidate';
-import { CONTENT_TYPES } from './types';
+import { CONTENT_TYPES } from '@/lib/shared/content-types';
 
 /**
  * The embedded default's Content Lake, in this server: the Studio edits it over /api/lake, and the site
@@ -28,7 +28,7 @@ import { CONTENT_TYPES } from './types';
  *   `git diff` shows what the editors changed, and a commit ships it. Draft-mode secrets and other system
  *   documents go to DATA_DIR instead, out of the seed.
  * - A publish must pass the schema's rules, as must a hand edit of the file (schema-check.ts).
- * - Releases scheduled in the Studio are published by the lake's own timer (lib/content-lake/scheduler.ts).
+ * - Releases scheduled in the Studio are published by the lake's own timer (packages/content-lake/src/scheduler.ts).
  * - Every commit that changed published documents refreshes their pages (revalidate.ts, expireContent), by
  *   one path whatever made it: a request, the scheduler, a hand edit of the file.
  */

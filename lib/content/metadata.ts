@@ -3,10 +3,10 @@ import 'server-only';
 import type { Metadata } from 'next';
 
 import { siteUrl } from '@/lib/env/public';
-import { ROUTES, type PublicPath } from '@/lib/public-pages';
+import { ROUTES, type PublicPath } from '@/lib/shared/public-pages';
 
 import { getLandingPage, getNotFoundCopy, getPolicyVersions, getPrivacyPolicy, getSettings, getSupportPage } from './index';
-import type { PageMeta } from './view-fields';
+import type { PageMeta } from '@/lib/shared/view-fields';
 
 /** The site's share image (app/(site)/share-image/route.tsx), the size link previews expect. */
 export const SHARE_IMAGE = { path: '/share-image', size: { width: 1200, height: 630 } } as const;

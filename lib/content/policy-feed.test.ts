@@ -2,8 +2,8 @@ import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
 
 import { toPolicyFeed } from './policy-feed';
-import { addDays, dayIn } from './site-time';
-import type { VersionsCopy } from './version-copy';
+import { addDays, dayIn } from '@/lib/shared/site-time';
+import type { VersionsCopy } from '@/lib/policy/version-copy';
 import type { Schedule } from './version-views';
 
 /** The feed read by a strict XML 1.0 parser: it throws at the first character or markup XML does not allow. */

@@ -1,9 +1,9 @@
-import { changesPath, ROUTES, versionPath } from '@/lib/public-pages';
+import { changesPath, ROUTES, versionPath } from '@/lib/shared/public-pages';
 
 import type { Schedule } from './version-views';
-import { withDates, type VersionsCopy } from './version-copy';
-import { clean, formatDate } from './view-fields';
-import { startOfDay } from './site-time';
+import { withDates, type VersionsCopy } from '@/lib/policy/version-copy';
+import { clean, formatDate } from '@/lib/shared/view-fields';
+import { startOfDay } from '@/lib/shared/site-time';
 
 /**
  * The Atom feed of the policy's record (RFC 4287), for the people and tools that watch policies (Open

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SEED_FILE } from '@/testkit/paths';
 import { startContentLake, type ContentLake } from '@/testkit/content-lake/server.ts';
 
-import { versionId } from './policy-record';
+import { versionId } from '@/lib/policy/policy-record';
 import { recordHostedPublish } from './policy-record-hosted';
-import { addDays, dayIn } from './site-time';
+import { addDays, dayIn } from '@/lib/shared/site-time';
 
 /** Days relative to today (UTC, the seed's time zone): a version dated in the past is in effect, one ahead announced. */
 const day = (offset: number) => addDays(dayIn(Date.now(), 'UTC'), offset);

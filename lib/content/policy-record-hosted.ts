@@ -5,8 +5,8 @@ import { createClient } from 'next-sanity';
 import { sanityClientOptions, sanityConfig } from '@/lib/env/public';
 import { sanityRecordToken } from '@/lib/env/server';
 
-import { versionsOf, type PolicyVersion } from './policy-record';
-import { policyClock, publishProblem, recordWrites } from './policy-schedule';
+import { versionsOf, type PolicyVersion } from '@/lib/policy/policy-record';
+import { policyClock, publishProblem, recordWrites } from '@/lib/policy/policy-schedule';
 import { POLICY_RECORD_QUERY } from './queries';
 
 /** How long the webhook waits for hosted Sanity to read or write the record. */

@@ -6,7 +6,7 @@ import { sanityConfig } from '@/lib/env/public';
 
 import { createSanityClient } from './client';
 import { localLake } from './local-lake';
-import { plainTextRefusals } from './plain-text';
+import { plainTextRefusals } from '@/lib/shared/plain-text';
 import { DOCUMENTS_OF_TYPES_QUERY } from './queries';
 import { problemList } from './schema-check';
 import { typesRefreshedBy, type ContentTag } from './tags';

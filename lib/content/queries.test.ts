@@ -12,9 +12,9 @@ import type {
   SUPPORT_PAGE_QUERY_RESULT,
 } from '@/sanity.types';
 
-import { parseNdjson } from '@/lib/content-lake/documents';
-import type { Perspective } from '@/lib/content-lake/perspectives';
-import { queryDocuments } from '@/lib/content-lake/queries';
+import { parseNdjson } from '@school-site/content-lake';
+import type { Perspective } from '@school-site/content-lake';
+import { queryDocuments } from '@school-site/content-lake';
 
 import { LANDING_PAGE_QUERY, PRIVACY_POLICY_QUERY, SETTINGS_QUERY, SUPPORT_PAGE_QUERY } from './queries';
 import { SEED_FILE as SEED } from '@/testkit/paths';

@@ -25,7 +25,7 @@ export const SETTINGS_QUERY = defineQuery(`*[_type == "siteSettings"][0]{
   fieldNames
 }`);
 
-/** The subscription's words (lib/content/subscription-copy.ts): its pages, and the emails the senders write. */
+/** The subscription's words (lib/forms/subscription-copy.ts): its pages, and the emails the senders write. */
 export const SUBSCRIPTION_COPY_QUERY = defineQuery(`*[_type == "siteSettings"][0]{ productName, subscription }`);
 
 export const LANDING_PAGE_QUERY = defineQuery(`*[_type == "landingPage"][0]{
@@ -74,7 +74,7 @@ export const POLICY_VERSION_QUERY = defineQuery(`{
   "previous": *[${RECORD} && date < $date && !defined(withdrawnAt)] | order(date desc)[0]{ date, title, sections[]{ _key, heading, body } }
 }`);
 
-/** The site's time zone, which decides when each version takes effect (lib/content/site-time.ts). */
+/** The site's time zone, which decides when each version takes effect (lib/shared/site-time.ts). */
 export const TIME_ZONE_QUERY = defineQuery(`*[_id == "siteSettings"][0].timeZone`);
 
 /** The published policy and its record of versions (policy-record.ts), for the publish webhook on a hosted project. */

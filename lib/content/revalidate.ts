@@ -3,9 +3,8 @@ import 'server-only';
 import { revalidateTag } from 'next/cache';
 import { after } from 'next/server';
 
-import { refreshCachedPages } from '@/lib/cache-refresh';
-import { expireTags } from '@/lib/cache/tag-expiry';
-import { forgetMailCopy } from '@/lib/mail/copy-cache';
+import { expireAndRefresh, refreshCachedPages } from '@/lib/cache/cache-refresh';
+import { forgetMailCopy } from './mail-copy-cache';
 
 import { tagsForDocumentType, type ContentTag } from './tags';
 
@@ -44,8 +43,6 @@ export function revalidateContent(types: Iterable<unknown>): ContentTag[] {
 export function expireContent(types: Iterable<unknown>): ContentTag[] {
   const tags = tagsOf(types);
   if (tags.length === 0) return tags;
-  expireTags(tags)
-    .then(refreshCachedPages)
-    .catch((error: unknown) => console.error('content lake: the pages could not be refreshed after a publish', error));
+  expireAndRefresh(tags, 'a publish');
   return tags;
 }

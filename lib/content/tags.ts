@@ -1,11 +1,5 @@
-import { VERSION_TYPE } from './policy-record';
-import { CONTENT_TYPES, type ContentType } from './types';
-
-/**
- * The tag of what the store records of the policy's announcements (the feed reads it): expired when a
- * follow of the policy has announced or withdrawn a version, not by a publish.
- */
-export const ANNOUNCEMENTS_TAG = 'policyAnnouncements';
+import { VERSION_TYPE } from '@/lib/policy/policy-record';
+import { CONTENT_TYPES, type ContentType } from '@/lib/shared/content-types';
 
 /** The cache tags: one per content type. */
 export type ContentTag = ContentType;

@@ -1,15 +1,15 @@
-import { ROUTES, changesPath, versionPath, versionsPagePath } from '@/lib/public-pages';
+import { ROUTES, changesPath, versionPath, versionsPagePath } from '@/lib/shared/public-pages';
 import type { POLICY_VERSION_QUERY_RESULT, POLICY_VERSIONS_QUERY_RESULT } from '@/sanity.types';
 
-import { inEffect, liveDates, pageCount, VERSIONS_PER_PAGE, type RecordDates } from './policy-archive';
-import { diffSections } from './policy-diff';
-import { dayIn } from './site-time';
-import { withDates, type VersionsCopy } from './version-copy';
-import { clean, formatDate, text } from './view-fields';
+import { inEffect, liveDates, pageCount, VERSIONS_PER_PAGE, type RecordDates } from '@/lib/policy/policy-archive';
+import { diffSections } from '@/lib/policy/policy-diff';
+import { dayIn } from '@/lib/shared/site-time';
+import { withDates, type VersionsCopy } from '@/lib/policy/version-copy';
+import { clean, formatDate, text } from '@/lib/shared/view-fields';
 import { policySections, type PrivacyPolicyView, type SettingsResult } from './views';
 
 /**
- * The views of the policy's versions pages (issue 40), made from the record (published, so free of
+ * The views of the policy's versions pages, made from the record (published, so free of
  * stega markers) and the policy's words for these pages (which carry them in draft mode).
  */
 

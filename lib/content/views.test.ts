@@ -3,7 +3,7 @@ import { stegaClean } from '@sanity/client/stega';
 import { vercelStegaCombine } from '@vercel/stega';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { REQUEST_TYPES } from '@/lib/support/request-types';
+import { REQUEST_TYPES } from '@/lib/forms/request-types';
 
 import { queryResults, stringsIn } from '../../testkit/seed-queries';
 import { toLandingView, toPrivacyView, toSettingsView, toSupportView } from './views';

@@ -1,8 +1,8 @@
 import { stegaClean } from '@sanity/client/stega';
 
-import { changesPath, ROUTES } from '@/lib/public-pages';
-import { toMessageCopy } from '@/lib/support/messages';
-import type { RequestType } from '@/lib/support/request-types';
+import { changesPath, ROUTES } from '@/lib/shared/public-pages';
+import { toMessageCopy } from '@/lib/forms/messages';
+import type { RequestType } from '@/lib/forms/request-types';
 import type {
   BlockContent,
   LANDING_PAGE_QUERY_RESULT,
@@ -11,11 +11,11 @@ import type {
   SUPPORT_PAGE_QUERY_RESULT,
 } from '@/sanity.types';
 
-import type { UpcomingView } from './policy-notice-views';
+import type { UpcomingView } from '@/lib/policy/policy-notice-views';
 import type { ErrorCopy, NotFoundCopy } from './status-copy';
-import { fillTokens } from './tokens';
-import { toVersionsCopy } from './version-copy';
-import { clean, cleanOrNull, faqView, formatDate, links, pageMeta, text, texts, type Maybe } from './view-fields';
+import { fillTokens } from '@/lib/shared/tokens';
+import { toVersionsCopy } from '@/lib/policy/version-copy';
+import { clean, cleanOrNull, faqView, formatDate, links, pageMeta, text, texts, type Maybe } from '@/lib/shared/view-fields';
 
 /**
  * What pages render, made from the query results (TypeGen's types) in one place: defaults filled,
@@ -54,7 +54,7 @@ export function toSettingsView(settings: SettingsResult) {
       description: clean(notFound?.description),
     } satisfies NotFoundCopy,
     errorPage: texts(errorPage, ['label', 'heading', 'text', 'retry', 'homeLink']) satisfies ErrorCopy,
-    // Every form message by code, and the field names they fill in (lib/support/messages.ts).
+    // Every form message by code, and the field names they fill in (lib/forms/messages.ts).
     messages: toMessageCopy(settings.formMessages, settings.fieldNames),
   };
 }

@@ -1,7 +1,7 @@
 import { encodeSignatureHeader, SIGNATURE_HEADER_NAME } from '@sanity/webhook';
 import { describe, expect, it } from 'vitest';
 
-import { MAX_BODY_BYTES } from '@/lib/http/read-body';
+import { MAX_BODY_BYTES } from '@school-site/guards';
 
 import { tagsForDocumentType } from './tags';
 import { SeenSignatures, SIGNATURE_WINDOW_MS, verifyWebhook, WEBHOOK_REFUSALS } from './webhook';

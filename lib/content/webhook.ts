@@ -1,6 +1,6 @@
 import { decodeSignatureHeader, isValidSignature, SIGNATURE_HEADER_NAME } from '@sanity/webhook';
 
-import { readBody, REFUSAL_STATUS } from '@/lib/http/read-body';
+import { readBody, REFUSAL_STATUS } from '@school-site/guards';
 
 /** How far a signature's timestamp may be from now, either way, before the call counts as a replay. */
 export const SIGNATURE_WINDOW_MS = 5 * 60 * 1000;

@@ -1,6 +1,6 @@
 import 'server-only';
 
-import { isEmailAddress } from '@/lib/support/validation';
+import { isEmailAddress } from '@/lib/forms/validation';
 
 import { siteUrl } from './public';
 import { numberSetting, optional } from './settings';

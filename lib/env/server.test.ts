@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { configuredServices, siteHeaders, studioHeaders } from '../security-headers';
+import { configuredServices, siteHeaders, studioHeaders } from '@/lib/http/security-headers';
 import { sanityClientOptions, sanityConfig } from './public';
 import { redisLocation } from './redis';
 import {

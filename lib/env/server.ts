@@ -4,7 +4,7 @@ import { constants } from 'node:fs';
 import { access, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-import { appPath } from '../app-root.mjs';
+import { appPath } from '../shared/app-root.mjs';
 import { mailFrom, smtpTimeoutMs, smtpUrl } from './mail';
 import { pair, sanityConfig, supabaseConfig } from './public';
 import { redisUrl } from './redis';
@@ -71,7 +71,7 @@ export const contentFile = (): string => pathSetting('CONTENT_FILE', appPath('se
 
 /**
  * A caching proxy in front of this server that revalidateTag cannot purge (the nginx of deploy/), and
- * the secret that makes it take a page from here again: a publish refreshes it (lib/cache-refresh.ts).
+ * the secret that makes it take a page from here again: a publish refreshes it (lib/cache/cache-refresh.ts).
  */
 export function cacheRefresh(): { url: string; secret: string } | null {
   const both = pair(['CACHE_REFRESH_URL', 'CACHE_REFRESH_SECRET'], [process.env.CACHE_REFRESH_URL, process.env.CACHE_REFRESH_SECRET]);

@@ -1,5 +1,5 @@
-import { ROUTES } from '@/lib/public-pages';
-import { configuredServices, siteHeaders } from '@/lib/security-headers';
+import { ROUTES } from '@/lib/shared/public-pages';
+import { configuredServices, siteHeaders } from './security-headers';
 
 import { BACK_TO_SUPPORT, type Refusal } from './refusals';
 

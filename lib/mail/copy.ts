@@ -2,9 +2,9 @@ import 'server-only';
 
 import { createSanityClient } from '@/lib/content/client';
 import { SUBSCRIPTION_COPY_QUERY } from '@/lib/content/queries';
-import { toSubscriptionCopy } from '@/lib/content/subscription-copy';
+import { toSubscriptionCopy } from '@/lib/forms/subscription-copy';
 
-import { cachedMailCopy, forgetMailCopy, keepMailCopy, type MailCopy } from './copy-cache';
+import { cachedMailCopy, forgetMailCopy, keepMailCopy, type MailCopy } from '@/lib/content/mail-copy-cache';
 
 /**
  * How long the senders keep the emails' words. A publish of Site settings in this process drops them at

@@ -2,9 +2,9 @@ import 'server-only';
 
 import { createRefusalLog } from '@/lib/http/refusal-log';
 
-import type { MailCopy } from './copy-cache';
+import type { MailCopy } from '@/lib/content/mail-copy-cache';
 import { composeMail, UndeliverableError } from './message';
-import { recordFailure, recordSent, type ClaimedMail } from './outbox';
+import { recordFailure, recordSent, type ClaimedMail } from '@/lib/store/outbox';
 import { MAX_ATTEMPTS, retryDelaySeconds } from './pace';
 import type { Transport } from './transport';
 

@@ -7,17 +7,17 @@ import { promisify } from 'node:util';
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { toSubscriptionCopy } from '@/lib/content/subscription-copy';
-import { formatDate } from '@/lib/content/view-fields';
+import { toSubscriptionCopy } from '@/lib/forms/subscription-copy';
+import { formatDate } from '@/lib/shared/view-fields';
 import { readMail, readMailFiles, tokenOf, type ReadMail } from '@/testkit/mail';
 import { SEED, SEED_SUBSCRIPTION } from '@/testkit/seed-copy';
 import { startSmtpServer, type SmtpServer } from '@/testkit/smtp';
 import { APP_ROOT } from '@/testkit/paths';
 import { startSupabaseStack, supabaseEnv, type SupabaseStack } from '@/testkit/postgrest-harness';
 
-import { createSupabase } from '../support/supabase';
+import { createSupabase } from '@/lib/store/supabase';
 
-import { nudgeMailSender } from './nudge';
+import { nudgeMailSender } from '@/lib/store/nudge';
 
 /**
  * The subscription and the mail sender as the server runs them (lib/mail/sender.ts), with real supabase-js
@@ -42,9 +42,9 @@ let smtp: SmtpServer;
 let stack: SupabaseStack;
 let dataDir: string;
 let modules: {
-  store: typeof import('../support/store');
-  subscriptions: typeof import('../support/subscriptions');
-  notices: typeof import('./notices');
+  store: typeof import('@/lib/store/store');
+  subscriptions: typeof import('@/lib/store/subscriptions');
+  notices: typeof import('@/lib/store/notices');
   sender: typeof import('./sender');
 };
 
@@ -53,9 +53,9 @@ async function load(env: Record<string, string>) {
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
   vi.resetModules();
   modules = {
-    store: await import('../support/store'),
-    subscriptions: await import('../support/subscriptions'),
-    notices: await import('./notices'),
+    store: await import('@/lib/store/store'),
+    subscriptions: await import('@/lib/store/subscriptions'),
+    notices: await import('@/lib/store/notices'),
     sender: await import('./sender'),
   };
   modules.sender.startMailSender();

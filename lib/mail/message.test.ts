@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 
-import { toSubscriptionCopy } from '@/lib/content/subscription-copy';
+import { toSubscriptionCopy } from '@/lib/forms/subscription-copy';
 import { SEED } from '@/testkit/seed-copy';
 
 import { composeMail, messageId, UndeliverableError } from './message';
-import type { ClaimedMail } from './outbox';
+import type { ClaimedMail } from '@/lib/store/outbox';
 import { leaseSeconds, MAX_ATTEMPTS, retryDelaySeconds, RETRY_CAP_SECONDS, sendDeadlineMs } from './pace';
 
 /** The emails as the senders write them, and the senders' pacing: no store, no server. */

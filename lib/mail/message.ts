@@ -1,16 +1,16 @@
 import 'server-only';
 
-import { withoutControls } from '@/lib/content/plain-text';
-import type { SubscriptionCopy } from '@/lib/content/subscription-copy';
-import { fillTokens } from '@/lib/content/tokens';
-import { formatDate } from '@/lib/content/view-fields';
+import { withoutControls } from '@/lib/shared/plain-text';
+import type { SubscriptionCopy } from '@/lib/forms/subscription-copy';
+import { fillTokens } from '@/lib/shared/tokens';
+import { formatDate } from '@/lib/shared/view-fields';
 import { siteUrl } from '@/lib/env/public';
-import { changesPath, ROUTES, versionPath, withToken } from '@/lib/public-pages';
-import { isEmailAddress } from '@/lib/support/validation';
+import { changesPath, ROUTES, versionPath, withToken } from '@/lib/shared/public-pages';
+import { isEmailAddress } from '@/lib/forms/validation';
 
 import { renderHtml, renderText, type Body } from './body';
-import type { MailCopy } from './copy-cache';
-import type { ClaimedMail } from './outbox';
+import type { MailCopy } from '@/lib/content/mail-copy-cache';
+import type { ClaimedMail } from '@/lib/store/outbox';
 
 /** One email, ready for the transport (lib/mail/transport.ts). */
 export type Mail = {
@@ -82,7 +82,7 @@ export function composeMail(mail: ClaimedMail, { productName, words }: MailCopy,
     from: { name: oneLine(productName), address: from },
     to: mail.email,
     subject,
-    // Text published before the editors' rule (lib/content/plain-text.ts) may hold controls no mail client shows.
+    // Text published before the editors' rule (lib/shared/plain-text.ts) may hold controls no mail client shows.
     text: withoutControls(renderText(body)),
     html: withoutControls(renderHtml(body, subject)),
     messageId: messageId(mail, from),

@@ -7,14 +7,14 @@ import { mailFrom, smtpTimeoutMs, storeTimeoutMs } from '@/lib/env/server';
 
 import { mailCopy } from './copy';
 import { deliver, logFailure } from './delivery';
-import { claimMail, forgetUnconfirmed, secondsUntilDue } from './outbox';
+import { claimMail, forgetUnconfirmed, secondsUntilDue } from '@/lib/store/outbox';
 import { CONCURRENCY, leaseSeconds, MAX_ATTEMPTS, POLL_MS, sendDeadlineMs, SWEEP_MS, SWEEP_ROWS } from './pace';
-import { currentMailSender, setMailSender, type MailSender } from './nudge';
+import { currentMailSender, setMailSender, type MailSender } from '@/lib/store/nudge';
 import { createTransport, type Transport } from './transport';
 
 /**
  * The mail sender: one per server process (instrumentation-node.ts), on either content path, taking
- * messages from the outbox (lib/mail/outbox.ts) under a lease, at most CONCURRENCY at a time, and sending
+ * messages from the outbox (lib/store/outbox.ts) under a lease, at most CONCURRENCY at a time, and sending
  * each through the transport. It looks for work every POLL_MS, at once when nudged (a sign-up, an
  * announcement in this process), and as soon as a message or a lease falls due; other instances' work
  * reaches it by the poll. Every call out has a deadline inside the lease.

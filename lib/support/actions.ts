@@ -3,16 +3,16 @@
 import { headers } from 'next/headers';
 
 import { rateLimit } from '@/lib/env/server';
-import { nudgeMailSender } from '@/lib/mail/nudge';
+import { nudgeMailSender } from '@/lib/store/nudge';
 
 import { quotaKey } from '@/lib/http/client-address';
 
-import { StoreError } from './errors';
-import { requestFields, subscribeFields, type FormState, type RequestFields, type SubscribeFields } from './form-state';
-import { FAILED } from './messages';
+import { StoreError } from '@/lib/store/errors';
+import { requestFields, subscribeFields, type FormState, type RequestFields, type SubscribeFields } from '@/lib/forms/form-state';
+import { FAILED } from '@/lib/forms/messages';
 import { createCeiling, createRateLimiter } from './rate-limit';
-import { saveSubscriber, saveSupportRequest } from './store';
-import { isBot, submissionKey, validateSubscriber, validateSupportRequest } from './validation';
+import { saveSubscriber, saveSupportRequest } from '@/lib/store/store';
+import { isBot, submissionKey, validateSubscriber, validateSupportRequest } from '@/lib/forms/validation';
 
 type Limits = { perAddress: ReturnType<typeof createRateLimiter>; site: ReturnType<typeof createCeiling> };
 

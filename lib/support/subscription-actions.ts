@@ -2,11 +2,11 @@
 
 import { redirect } from 'next/navigation';
 
-import { linkResultPath, TOKEN_PARAM } from '@/lib/public-pages';
+import { linkResultPath, TOKEN_PARAM } from '@/lib/shared/public-pages';
 
-import { StoreError } from './errors';
-import type { LinkResult } from './form-state';
-import { confirmSubscription, unsubscribe } from './subscriptions';
+import { StoreError } from '@/lib/store/errors';
+import type { LinkResult } from '@/lib/forms/form-state';
+import { confirmSubscription, unsubscribe } from '@/lib/store/subscriptions';
 
 /**
  * The buttons of the pages the emails link to (app/(site)/subscription/): a link only shows its page,

@@ -1,6 +1,6 @@
 import { defineArrayMember, defineField, defineType } from 'sanity';
 
-import { VERSION_TYPE } from '@/lib/content/policy-record';
+import { VERSION_TYPE } from '@/lib/policy/policy-record';
 
 const text = [
   defineField({ name: 'title', type: 'string' }),
@@ -9,7 +9,7 @@ const text = [
 ];
 
 /**
- * One version of the privacy policy as visitors could read it (lib/content/policy-record.ts). The site
+ * One version of the privacy policy as visitors could read it (lib/policy/policy-record.ts). The site
  * writes these when the policy is published; in the Studio they are read only, listed under the policy.
  */
 export const privacyPolicyVersion = defineType({

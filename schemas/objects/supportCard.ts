@@ -1,6 +1,6 @@
 import { defineField, defineType } from 'sanity';
 
-import { REQUEST_TYPE_TITLES, REQUEST_TYPES } from '@/lib/support/request-types';
+import { REQUEST_TYPE_TITLES, REQUEST_TYPES } from '@/lib/forms/request-types';
 
 export const supportCard = defineType({
   name: 'supportCard',

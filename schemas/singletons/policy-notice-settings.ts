@@ -1,10 +1,10 @@
 import { defineField } from 'sanity';
 
-import { DEFAULT_NOTICE_DAYS } from '@/lib/content/policy-schedule';
-import { DEFAULT_TIME_ZONE, isTimeZone } from '@/lib/content/site-time';
+import { DEFAULT_NOTICE_DAYS } from '@/lib/policy/policy-schedule';
+import { DEFAULT_TIME_ZONE, isTimeZone } from '@/lib/shared/site-time';
 
 /**
- * The site settings legal reviewers keep for changes to the privacy policy (issue 52): how long ahead a
+ * The site settings legal reviewers keep for changes to the privacy policy: how long ahead a
  * material change must be announced, and the time zone whose midnight starts a version's day.
  */
 export const policyNoticeSettings = [

@@ -4,8 +4,8 @@ import { copyField, copyGroup } from '../fields';
 const DATES = ['date', 'from', 'to'] as const;
 
 /**
- * The words of the policy's versions pages (issue 40): the line on /privacy, the list at
- * /privacy/versions, a version's own page and its changes; and of a version announced ahead (issue 52):
+ * The words of the policy's versions pages: the line on /privacy, the list at
+ * /privacy/versions, a version's own page and its changes; and of a version announced ahead:
  * the line on every page, the notice on the policy, its marks on those pages, the Atom feed. They belong to the policy, so they are
  * edited and published with it; a change to them alone adds no version (the record keeps the policy's
  * title, sections and summary).

@@ -1,7 +1,7 @@
 import { defineArrayMember, defineField, defineType } from 'sanity';
 
-import { SUMMARY_MAX, VERSION_TYPE } from '@/lib/content/policy-record';
-import { policyClock, scheduleProblem } from '@/lib/content/policy-schedule';
+import { SUMMARY_MAX, VERSION_TYPE } from '@/lib/policy/policy-record';
+import { policyClock, scheduleProblem } from '@/lib/policy/policy-schedule';
 import { SANITY_API_VERSION } from '@/lib/env/public';
 
 import { copyField } from '../fields';

@@ -1,12 +1,12 @@
 import { defineArrayMember, defineField, defineType } from 'sanity';
 
-import { FIELD_NAMES, MESSAGE_CODES, MESSAGE_TOKENS, type FieldName, type MessageCode } from '@/lib/support/messages';
+import { FIELD_NAMES, MESSAGE_CODES, MESSAGE_TOKENS, type FieldName, type MessageCode } from '@/lib/forms/messages';
 
 import { copyField, copyGroup } from '../fields';
 import { policyNoticeSettings } from './policy-notice-settings';
 import { subscriptionCopy } from './subscription-copy';
 
-/** How the Studio names each form message; every code in lib/support/messages.ts needs one. */
+/** How the Studio names each form message; every code in lib/forms/messages.ts needs one. */
 const MESSAGE_TITLES: Record<MessageCode, string> = {
   empty: 'A field is empty',
   invalidEmail: 'Not an email address',

@@ -1,4 +1,4 @@
-import type { SubscriptionCopyKey } from '@/lib/content/subscription-copy';
+import type { SubscriptionCopyKey } from '@/lib/forms/subscription-copy';
 
 import { copyField, copyGroup } from '../fields';
 
@@ -7,7 +7,7 @@ type Field = { title: string; description?: string; max: number; multiline?: boo
 const PRODUCT = ['productName'] as const;
 const NOTICE = ['productName', 'date'] as const;
 
-/** Each text of the group, as the Studio shows it; every key of lib/content/subscription-copy.ts needs one. */
+/** Each text of the group, as the Studio shows it; every key of lib/forms/subscription-copy.ts needs one. */
 const FIELDS: Record<SubscriptionCopyKey, Field> = {
   confirmSubject: { title: 'Confirmation email: subject', max: 120, tokens: PRODUCT },
   confirmText: { title: 'Confirmation email: text', max: 400, multiline: true, tokens: PRODUCT },
@@ -51,7 +51,7 @@ const FIELDS: Record<SubscriptionCopyKey, Field> = {
 };
 
 /**
- * The words of the subscription (issue 52): the confirmation and notice emails, and the pages their
+ * The words of the subscription: the confirmation and notice emails, and the pages their
  * links open. {productName} becomes the product name.
  */
 export const subscriptionCopy = copyGroup(

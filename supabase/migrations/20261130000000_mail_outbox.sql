@@ -1,4 +1,4 @@
--- The outbox of every email the site sends (issue 52): a subscriber's confirmation and each notice of a
+-- The outbox of every email the site sends: a subscriber's confirmation and each notice of a
 -- material change to the privacy policy. A row is written in the transaction that makes the email due (a
 -- sign-up, an announcement), so an email is never sent inside a visitor's request and never forgotten
 -- by a restart; the senders of every app instance take rows from here (public.mail_claim below).

@@ -1,4 +1,4 @@
--- "Stay updated" becomes a double opt-in subscription (issue 52): pending → confirmed → unsubscribed.
+-- "Stay updated" becomes a double opt-in subscription: pending → confirmed → unsubscribed.
 --
 -- * A sign-up (the public key's insert, as before) stores a new address as pending and queues one
 --   confirmation email (private.mail_outbox) with a link token; only the token's hash is kept here. An

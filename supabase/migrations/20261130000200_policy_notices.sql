@@ -1,4 +1,4 @@
--- Notices of a material change to the privacy policy (issue 52), through the outbox
+-- Notices of a material change to the privacy policy, through the outbox
 -- (20261130000000_mail_outbox.sql). Service-only: the app calls them with the secret key (Supabase) or
 -- as service_role (the embedded store).
 

@@ -1,7 +1,7 @@
 /**
- * The local Content Lake (lib/content-lake) playing Sanity's hosted API for the tests and scripts: the
+ * The local Content Lake (packages/content-lake) playing Sanity's hosted API for the tests and scripts: the
  * dataset given, or read from `file`, kept in memory (the file is never written), a token that signs in,
- * and the CORS origins of a project. See lib/content-lake/node-server.ts.
+ * and the CORS origins of a project. See packages/content-lake/src/node-server.ts.
  *
  *   const lake = await startContentLake({ file: 'seed/production.ndjson', token: 'lake-viewer-token' });
  *   const client = createClient({ projectId: 'lake', dataset: 'production', apiVersion: '2025-10-01',
@@ -11,10 +11,10 @@
  */
 import { readFile } from 'node:fs/promises';
 
-import { parseNdjson, type SanityDocument } from '../../lib/content-lake/documents.ts';
-import { startContentLake as startNodeLake, type RunningLake } from '../../lib/content-lake/node-server.ts';
-import { userNamed } from '../../lib/content-lake/project-api.ts';
-import type { MutationResult } from '../../lib/content-lake/mutations.ts';
+import { parseNdjson, type SanityDocument } from '@school-site/content-lake';
+import { startContentLake as startNodeLake, type RunningLake } from '@school-site/content-lake';
+import { userNamed } from '@school-site/content-lake';
+import type { MutationResult } from '@school-site/content-lake';
 
 export type { MutationResult, SanityDocument };
 export type ContentLake = RunningLake;

@@ -3,7 +3,7 @@ import path from 'node:path';
 
 import { type Page, type Response } from '@playwright/test';
 
-import { PUBLIC_PATHS } from '../../lib/public-pages';
+import { PUBLIC_PATHS } from '../../lib/shared/public-pages';
 import { partSent } from '../../testkit/part-sent.ts';
 import {
   HTML_BUDGET_BYTES,

@@ -1,6 +1,6 @@
 import { type Page } from '@playwright/test';
 
-import { PUBLIC_PATHS } from '../../lib/public-pages';
+import { PUBLIC_PATHS } from '../../lib/shared/public-pages';
 import { axeViolations } from '../../testkit/axe.ts';
 import { TEST_CHROMIUM_PATH } from '../../testkit/browser.ts';
 import { E2E_SERVERS } from '../../testkit/e2e-servers.ts';

@@ -1,8 +1,8 @@
 import { type Page } from '@playwright/test';
 
-import { POLICY_ID, VERSION_TYPE, versionId } from '../../lib/content/policy-record';
-import { CONTENT_TYPES } from '../../lib/content/types';
-import { changesPath, ROUTES, versionPath } from '../../lib/public-pages';
+import { POLICY_ID, VERSION_TYPE, versionId } from '../../lib/policy/policy-record';
+import { CONTENT_TYPES } from '../../lib/shared/content-types';
+import { changesPath, ROUTES, versionPath } from '../../lib/shared/public-pages';
 
 import { E2E_CONTENT_FILE, SEED_FILE, postWebhook, readDataset, resetContent, writeDataset, type Doc } from '../../testkit/dataset';
 import { postForm } from '../../testkit/forms';
@@ -39,7 +39,7 @@ const NOT_TEXT = new Set([
   'lastUpdated',
   // The site's time zone (Site settings): a name, not a text.
   'timeZone',
-  // The policy's record of versions (lib/content/policy-record.ts): its dates and times.
+  // The policy's record of versions (lib/policy/policy-record.ts): its dates and times.
   'date',
   'publishedAt',
   'correctedAt',

@@ -3,10 +3,10 @@ import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import { PGlite } from '../../lib/support/pglite-core.mjs';
+import { PGlite } from '../../lib/store/pglite-core.mjs';
 
 import { GENERIC_FAILURE, REQUEST_SENT, SEED_FORM } from '../../testkit/seed-copy.ts';
-import { SUBMISSION_KEY_FIELD } from '../../lib/support/validation.ts';
+import { SUBMISSION_KEY_FIELD } from '../../lib/forms/validation.ts';
 import { outcome, postForm } from '../../testkit/forms.ts';
 import { launchAppServer, startAppServer, type AppServer, type Exit } from '../../testkit/app-server.ts';
 import { startSupabaseStack, supabaseEnv, type SupabaseStack } from '../../testkit/postgrest-harness.ts';

@@ -1,6 +1,6 @@
 import { type APIResponse } from '@playwright/test';
 
-import { PUBLIC_PAGES, PUBLIC_PATHS, ROUTES, type PublicPath } from '../../lib/public-pages';
+import { PUBLIC_PAGES, PUBLIC_PATHS, ROUTES, type PublicPath } from '../../lib/shared/public-pages';
 import { readDataset, SEED_FILE, type Doc } from '../../testkit/dataset';
 import { expect, test } from '../../testkit/test';
 
@@ -85,7 +85,7 @@ test.describe('security headers', () => {
   test("/studio gets the Studio policy: never framed, and on the embedded default no host but the site's", async ({ request }) => {
     const response = await get(request, '/studio');
     const policy = csp(response);
-    // Sanity's hosts are the hosted Studio's only (lib/security-headers.test.ts has both policies).
+    // Sanity's hosts are the hosted Studio's only (lib/http/security-headers.test.ts has both policies).
     expect([...policy.values()].flat().filter((source) => source.includes('sanity'))).toEqual([]);
     expect(policy.get('frame-ancestors')).toEqual(["'none'"]);
     expect(response.headers()['x-frame-options']).toBe('DENY');
@@ -114,7 +114,7 @@ test.describe('SEO', () => {
   function expected(path: PublicPath) {
     const productName = documents.get('siteSettings')!.productName as string;
     const document = documents.get(PUBLIC_PAGES[path])!;
-    // The versions list is titled by its own words, which the policy holds (issue 40).
+    // The versions list is titled by its own words, which the policy holds.
     const { title, description } =
       path === ROUTES.versions
         ? { title: versionsCopy(document).listHeading, description: versionsCopy(document).listDescription }

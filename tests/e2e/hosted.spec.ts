@@ -5,9 +5,9 @@ import type { SanityDocument } from '@sanity/client';
 import { createPreviewSecret } from '@sanity/preview-url-secret/create-secret';
 import { type Page } from '@playwright/test';
 
-import { versionId } from '../../lib/content/policy-record';
-import { addDays, dayIn } from '../../lib/content/site-time';
-import { changesPath, PUBLIC_PATHS, ROUTES } from '../../lib/public-pages';
+import { versionId } from '../../lib/policy/policy-record';
+import { addDays, dayIn } from '../../lib/shared/site-time';
+import { changesPath, PUBLIC_PATHS, ROUTES } from '../../lib/shared/public-pages';
 import { LAKE_ORIGIN, lakeClient } from '../../testkit/hosted';
 import { watchProblems } from '../../testkit/studio';
 import { E2E_SERVERS } from '../../testkit/e2e-servers';

@@ -1,8 +1,8 @@
 import path from 'node:path';
 
-import { MAX_BODY_BYTES } from '../../lib/http/read-body';
+import { MAX_BODY_BYTES } from '@school-site/guards';
 import { REFUSALS, type Refusal } from '../../lib/http/refusals';
-import { LIMITS } from '../../lib/support/validation';
+import { LIMITS } from '../../lib/forms/validation';
 import { attribute, decodeEntities } from '../../testkit/forms.ts';
 import { readStore, withStoreCopy } from '../../testkit/store.ts';
 import { REQUEST_SENT, SEED_FORM, seedMessage, SUBSCRIBED } from '../../testkit/seed-copy';
@@ -432,7 +432,7 @@ const CASES: Case[] = [
     expect: NOT_A_FORM,
   },
 
-  // Crafted server-action calls, as a script would send them with the action's real id (issue 11).
+  // Crafted server-action calls, as a script would send them with the action's real id.
   ...(['Multipart/Form-Data', 'MULTIPART/FORM-DATA'] as const).map((spelling): Case => ({
     name: `an action call sent as ${spelling} is refused as unreadable`,
     target: 'support',

@@ -5,13 +5,13 @@ import path from 'node:path';
 import { encodeSignatureHeader, SIGNATURE_HEADER_NAME } from '@sanity/webhook';
 
 import { SIGNATURE_WINDOW_MS } from '../../lib/content/webhook';
-import { MAX_BODY_BYTES } from '../../lib/http/read-body';
+import { MAX_BODY_BYTES } from '@school-site/guards';
 import { REFUSALS } from '../../lib/http/refusals';
 import { postWebhook, WEBHOOK_SECRET } from '../../testkit/dataset';
 import { expect, test } from '../../testkit/test';
 
 /**
- * Hostile traffic against the production build over HTTP (issue 11): webhook calls that must cost
+ * Hostile traffic against the production build over HTTP: webhook calls that must cost
  * nothing, paths that must leave nothing on disk, headers on every kind of response. The form posts
  * and crafted action calls are in hostile-input.spec.ts.
  */
@@ -287,7 +287,7 @@ test.describe('security headers on every response', () => {
       // The Studio is never framed; the site only by the Studio (same origin) for previews.
       expect(csp.get('frame-ancestors')).toEqual([probe.policy === 'studio' ? "'none'" : "'self'"]);
       expect(headers['x-frame-options']).toBe(probe.policy === 'studio' ? 'DENY' : 'SAMEORIGIN');
-      // On the embedded default not even the Studio loads Sanity's scripts (lib/security-headers.ts).
+      // On the embedded default not even the Studio loads Sanity's scripts (lib/http/security-headers.ts).
       expect(csp.get('script-src'), 'no page may load scripts from the Sanity CDN').not.toContain('https://core.sanity-cdn.com');
     });
   }

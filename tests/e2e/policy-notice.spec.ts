@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import { startOfDay, addDays, dayIn } from '../../lib/content/site-time';
-import { changesPath, linkResultPath, PUBLIC_PATHS, ROUTES, versionPath } from '../../lib/public-pages';
+import { startOfDay, addDays, dayIn } from '../../lib/shared/site-time';
+import { changesPath, linkResultPath, PUBLIC_PATHS, ROUTES, versionPath } from '../../lib/shared/public-pages';
 import { startAppServer, type AppServer } from '../../testkit/app-server';
 import { axeViolations } from '../../testkit/axe';
 import { readDataset, seedCopy, type Doc } from '../../testkit/dataset';
@@ -20,7 +20,7 @@ import { openStudio, phase, studio, studioContext } from '../../testkit/studio';
 import { expect, test } from '../../testkit/test';
 
 /**
- * A legal reviewer's material change, from the Studio to the day it takes effect (issue 52), on the
+ * A legal reviewer's material change, from the Studio to the day it takes effect, on the
  * embedded default, on a server of its own that sends its email to a real SMTP server (testkit/smtp.ts):
  * refused a day inside the notice period, announced for the first day after it; then the notice on every
  * page and in the feed, the version readable as "not yet in effect", one email to the subscriber who

@@ -1,8 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { POLICY_ID, SUMMARY_MAX, VERSION_TYPE, versionId } from '../../lib/content/policy-record';
-import { changesPath, ROUTES, versionPath, versionsPagePath } from '../../lib/public-pages';
+import { POLICY_ID, SUMMARY_MAX, VERSION_TYPE, versionId } from '../../lib/policy/policy-record';
+import { changesPath, ROUTES, versionPath, versionsPagePath } from '../../lib/shared/public-pages';
 import { axeViolations } from '../../testkit/axe';
 import { postWebhook, readDataset, writeDataset, type Doc } from '../../testkit/dataset';
 import { HTML_BUDGET_BYTES, pageBytes } from '../../testkit/page-bytes';
@@ -12,7 +12,7 @@ import { STUDIO_TARGETS } from '../../testkit/studio-targets';
 import { expect, test } from '../../testkit/test';
 
 /**
- * The privacy policy's versions as visitors read them (issue 40), on both builds: three versions published
+ * The privacy policy's versions as visitors read them, on both builds: three versions published
  * through the API (on the hosted build, each announced by the webhook), then the list, an earlier version,
  * the changes with <ins> and <del>, the redirects of a date and the 404s, with axe on each new page. The
  * dates are days after the seed's and before any day this runs, so each is in effect when published.

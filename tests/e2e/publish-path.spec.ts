@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import { createClient, type SanityClient } from '@sanity/client';
 
-import { LAKE_PATH, LOCAL_PROJECT } from '../../lib/content-lake/local';
+import { LAKE_PATH, LOCAL_PROJECT } from '@school-site/content-lake';
 import { SANITY_API_VERSION } from '../../lib/env/public';
 import { startAppServer, type AppServer } from '../../testkit/app-server';
 import { editDocument, readDataset, seedCopy, type Doc } from '../../testkit/dataset';
@@ -13,14 +13,14 @@ import { preparedDataDir } from '../../testkit/store';
 import { expect, test } from '../../testkit/test';
 
 /**
- * Every publish on the embedded default reaches its pages by one path (issue 51): one made through the
+ * Every publish on the embedded default reaches its pages by one path: one made through the
  * lake's API by a script, with no Studio open and no other request to the lake; a hand edit of the file; a
  * release at its time (one that fell due while the server was down: studio-lake.spec.ts's SIGKILL test).
  * Each is on its page within 2 s, on a fresh server of its own, as a new user's first publish would be.
  * No browser: a script is the client.
  */
 
-/** How soon a publish is on its page, at most (issue 51). */
+/** How soon a publish is on its page, at most. */
 const ON_THE_PAGE_MS = 2000;
 const DRAFT = { draftId: 'drafts.privacyPolicy', publishedId: 'privacyPolicy' };
 

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import { addDays, dayIn } from '../../lib/content/site-time.ts';
+import { addDays, dayIn } from '../../lib/shared/site-time.ts';
 import { seedCopy } from '../../testkit/dataset.ts';
 import { outcome, postForm, type FormAnswer } from '../../testkit/forms.ts';
 import {
@@ -23,7 +23,7 @@ import { median } from '../../testkit/stats.ts';
 import { expect, test } from '../../testkit/test.ts';
 
 /**
- * The site scaled out (issue 21): two production instances of the build npm test made (the standalone
+ * The site scaled out: two production instances of the build npm test made (the standalone
  * server, testkit/stack.ts) behind nginx's one upstream, sharing one redis-server (REDIS_URL) and one
  * Supabase stand-in: real PostgREST over Debian's real PostgreSQL with the migrations applied, whose
  * quotas (private.quota_limits) are the only limits that see both instances, and one SMTP server
@@ -229,7 +229,7 @@ test('the site ceiling holds across instances and for direct PostgREST inserts w
 });
 
 // A revalidation made while Redis is down reaches the other instances once it is back: lib/cache/shared-cache.test.ts.
-// Not here: these instances share one content file, and each takes a change of it in by itself (issue 51).
+// Not here: these instances share one content file, and each takes a change of it in by itself.
 test('with Redis stopped mid-run, pages answer on both instances and through nginx, and every accepted request is stored', async () => {
   test.setTimeout(180_000);
   await setQuotas(LIFTED_QUOTAS);
@@ -277,7 +277,7 @@ async function heldNotices(pid: number): Promise<number> {
 
 /**
  * Confirmed subscribers (testkit: no confirmation mail), and a material
- * version announced to them as lib/mail/notices.ts announces it, while the SMTP server holds every
+ * version announced to them as lib/store/notices.ts announces it, while the SMTP server holds every
  * message; a sign-up posted to instance B wakes its sender at once (A's finds the work within its poll).
  */
 async function announceWhileHolding(b: { origin: string }) {

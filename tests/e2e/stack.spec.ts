@@ -4,8 +4,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-import { CACHED_ENCODINGS } from '../../lib/cached-encodings';
-import { PUBLIC_PATHS } from '../../lib/public-pages';
+import { CACHED_ENCODINGS } from '../../lib/shared/cached-encodings';
+import { PUBLIC_PATHS } from '../../lib/shared/public-pages';
 import { editDocument, postWebhook, seedCopy, WEBHOOK_SECRET } from '../../testkit/dataset.ts';
 import { renderBlockingRequests } from '../../testkit/page-bytes.ts';
 import { freePort, memory, sleep } from '../../testkit/processes.ts';
@@ -174,13 +174,13 @@ test("a publish (dataset edit and signed webhook through nginx) reaches the cach
   const logged = serve.output().length;
   const webhook = await postWebhook(stack.url, { _type: 'privacyPolicy', _id: 'privacyPolicy' });
   expect(webhook.status).toBe(200);
-  // The app logs when nginx has taken the new pages (lib/cache-refresh.ts); no page is asked for
+  // The app logs when nginx has taken the new pages (lib/cache/cache-refresh.ts); no page is asked for
   // meanwhile, so nothing else can have stored the edit.
   const polls = await pollUntil(
     async () => serve.output().slice(logged).includes(`[app] cache refresh through ${stack.url}: /, /support, /privacy`),
     100,
   );
-  // Every encoding's copy (lib/cache-refresh.ts CACHED_ENCODINGS), each answered as stored.
+  // Every encoding's copy (lib/cache/cache-refresh.ts CACHED_ENCODINGS), each answered as stored.
   for (const encoding of CACHED_ENCODINGS) {
     const response = await fetch(`${stack.url}/privacy`, { headers: { 'accept-encoding': encoding } });
     expect(response.headers.get(CACHE_STATUS), encoding).toBe('HIT');

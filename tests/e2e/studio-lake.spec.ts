@@ -176,7 +176,7 @@ test.describe('the local lake of the embedded default', () => {
       expect((await readDataset(env.CONTENT_FILE)).find((doc) => doc._id === `_.releases.${release}`)?.state).toBe('scheduled');
       return at;
     });
-    await phase('start it again once the release is due; its settings are on the pages within 2 s (issue 51)', async () => {
+    await phase('start it again once the release is due; its settings are on the pages within 2 s', async () => {
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, publishAt - Date.now())));
       server = await startAppServer(env, { port });
       await expect

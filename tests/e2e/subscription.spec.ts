@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 import { type Page } from '@playwright/test';
 
-import { linkResultPath, ROUTES } from '../../lib/public-pages';
+import { linkResultPath, ROUTES } from '../../lib/shared/public-pages';
 import { axeViolations } from '../../testkit/axe';
 import { E2E_SERVERS } from '../../testkit/e2e-servers';
 import { postForm } from '../../testkit/forms';
@@ -12,7 +12,7 @@ import { mailTo, onServer } from './support/mail';
 import { expect, test } from '../../testkit/test';
 
 /**
- * The subscription (issue 52) on the production build's embedded default, as a subscriber meets it: the
+ * The subscription on the production build's embedded default, as a subscriber meets it: the
  * sign-up, its confirmation email (an .eml file under DATA_DIR/mail: no SMTP_URL), the links of the
  * emails followed in the browser, with and without JavaScript, and a mail client's one-click unsubscribe.
  * Sending over SMTP is lib/mail/mail.contract.test.ts's; several senders and a SIGKILL, scale.spec.ts's.

@@ -5,8 +5,8 @@ import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { isContentId, parseNdjson, type SanityDocument } from '../../lib/content-lake/documents.ts';
-import { HISTORY_LAG_MS } from '../../lib/content-lake/history.ts';
+import { isContentId, parseNdjson, type SanityDocument } from '@school-site/content-lake';
+import { HISTORY_LAG_MS } from '@school-site/content-lake';
 import { startContentLake, type ContentLake } from '../../testkit/content-lake/server.ts';
 import { APP_ROOT, SEED_FILE } from '../../testkit/paths.ts';
 

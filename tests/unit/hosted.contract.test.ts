@@ -7,9 +7,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { SANITY_API_VERSION } from '@/lib/env/public';
-import { createHandler } from '@/lib/content-lake/handler';
-import { Lake } from '@/lib/content-lake/lake';
-import { LAKE_PATH } from '@/lib/content-lake/local';
+import { createHandler } from '@school-site/content-lake';
+import { Lake } from '@school-site/content-lake';
+import { LAKE_PATH } from '@school-site/content-lake';
 import { createSanityClient } from '@/lib/content/client';
 import { inProcessClient } from '@/lib/content/local-client';
 import fixture from './fixtures/sanity-query-responses.json';

@@ -19,7 +19,7 @@ import {
 import { freePort, waitForHttp, type Child } from '../../testkit/processes.ts';
 
 /**
- * N app instances behind nginx (issue 21): deploy/nginx.conf.template's one upstream lists each of them,
+ * N app instances behind nginx: deploy/nginx.conf.template's one upstream lists each of them,
  * and nginx, run for real, spreads requests over them and goes around one that is down.
  */
 

@@ -7,9 +7,9 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
-import { CACHE_REFRESH_HEADER, refreshCachedPages } from '@/lib/cache-refresh';
-import { CACHED_ENCODINGS } from '@/lib/cached-encodings';
-import { PUBLIC_PATHS } from '@/lib/public-pages';
+import { CACHE_REFRESH_HEADER, refreshCachedPages } from '@/lib/cache/cache-refresh';
+import { CACHED_ENCODINGS } from '@/lib/shared/cached-encodings';
+import { PUBLIC_PATHS } from '@/lib/shared/public-pages';
 
 import { findNginx, INSTALL_HINT, startNginx, writeConfig } from '../../testkit/nginx.ts';
 import { freePort, waitForHttp, type Child } from '../../testkit/processes.ts';
@@ -303,7 +303,7 @@ describe('nginx in front of the app (deploy/nginx.conf.template)', () => {
     expect(asApp('/page')).toHaveLength(1);
   });
 
-  it("a publish's refresh (lib/cache-refresh.ts) takes every public page in every encoding from the app again", async () => {
+  it("a publish's refresh (lib/cache/cache-refresh.ts) takes every public page in every encoding from the app again", async () => {
     vi.stubEnv('CACHE_REFRESH_URL', origin);
     vi.stubEnv('CACHE_REFRESH_SECRET', REFRESH_SECRET);
     vi.spyOn(console, 'log').mockImplementation(() => {});

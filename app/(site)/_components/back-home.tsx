@@ -1,4 +1,4 @@
-import { ROUTES } from '@/lib/public-pages';
+import { ROUTES } from '@/lib/shared/public-pages';
 
 export function BackHome({ label }: { label: string }) {
   return (

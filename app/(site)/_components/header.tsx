@@ -1,5 +1,5 @@
 import type { SettingsView } from '@/lib/content/views';
-import { ROUTES } from '@/lib/public-pages';
+import { ROUTES } from '@/lib/shared/public-pages';
 
 import { SiteLink } from './site-link';
 

@@ -2,8 +2,8 @@
 
 import { useFormStatus } from 'react-dom';
 
-import { LINK_PAGE_WORDS, type LinkKind, type SubscriptionCopy } from '@/lib/content/subscription-copy';
-import { TOKEN_PARAM } from '@/lib/public-pages';
+import { LINK_PAGE_WORDS, type LinkKind, type SubscriptionCopy } from '@/lib/forms/subscription-copy';
+import { TOKEN_PARAM } from '@/lib/shared/public-pages';
 import { confirmFromLink, unsubscribeFromLink } from '@/lib/support/subscription-actions';
 
 import { primaryAction } from '../../_components/status-page';

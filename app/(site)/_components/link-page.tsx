@@ -3,9 +3,9 @@ import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
 
 import { getSubscriptionCopy } from '@/lib/content';
-import { LINK_PAGE_WORDS, type LinkKind } from '@/lib/content/subscription-copy';
-import { linkResultPath, ROUTES, TOKEN_PARAM } from '@/lib/public-pages';
-import { isToken } from '@/lib/support/validation';
+import { LINK_PAGE_WORDS, type LinkKind } from '@/lib/forms/subscription-copy';
+import { linkResultPath, ROUTES, TOKEN_PARAM } from '@/lib/shared/public-pages';
+import { isToken } from '@/lib/forms/validation';
 
 import { secondaryAction } from '../../_components/status-page';
 import { LinkForm } from './link-form';

@@ -1,4 +1,4 @@
-import type { Part, SectionChange } from '@/lib/content/policy-diff';
+import type { Part, SectionChange } from '@/lib/policy/policy-diff';
 import type { ChangesView } from '@/lib/content/version-views';
 
 type Labels = ChangesView['labels'];

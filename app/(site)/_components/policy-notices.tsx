@@ -1,4 +1,4 @@
-import type { SiteNoticeView, UpcomingView } from '@/lib/content/policy-notice-views';
+import type { SiteNoticeView, UpcomingView } from '@/lib/policy/policy-notice-views';
 
 import { TextLink } from './policy-sections';
 

@@ -3,10 +3,10 @@
 import { useCallback, useEffect, useId, useImperativeHandle, useRef, type Ref } from 'react';
 
 import type { SupportPageView } from '@/lib/content/views';
-import type { RequestFields } from '@/lib/support/form-state';
-import { messageText, type MessageCopy } from '@/lib/support/messages';
-import type { RequestType } from '@/lib/support/request-types';
-import { HONEYPOT_FIELD, SUBMISSION_KEY_FIELD } from '@/lib/support/validation';
+import type { RequestFields } from '@/lib/forms/form-state';
+import { messageText, type MessageCopy } from '@/lib/forms/messages';
+import type { RequestType } from '@/lib/forms/request-types';
+import { HONEYPOT_FIELD, SUBMISSION_KEY_FIELD } from '@/lib/forms/validation';
 
 import { useRequestForm } from './use-request-form';
 

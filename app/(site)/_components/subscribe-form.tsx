@@ -2,12 +2,12 @@
 
 import { useActionState } from 'react';
 
-import { ROUTES } from '@/lib/public-pages';
+import { ROUTES } from '@/lib/shared/public-pages';
 import { subscribe } from '@/lib/support/actions';
 import type { LandingPageView } from '@/lib/content/views';
-import { IDLE, type FormState, type SubscribeFields } from '@/lib/support/form-state';
-import { messageText, type MessageCopy } from '@/lib/support/messages';
-import { HONEYPOT_FIELD } from '@/lib/support/validation';
+import { IDLE, type FormState, type SubscribeFields } from '@/lib/forms/form-state';
+import { messageText, type MessageCopy } from '@/lib/forms/messages';
+import { HONEYPOT_FIELD } from '@/lib/forms/validation';
 
 /** The sign-up section's labels and answers (Landing page), and the messages it may show (Site settings). */
 type Props = { copy: LandingPageView['stayUpdated']; messages: MessageCopy };

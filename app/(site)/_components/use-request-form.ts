@@ -2,11 +2,11 @@
 
 import { useActionState, useEffect, useState } from 'react';
 
-import { ROUTES } from '@/lib/public-pages';
+import { ROUTES } from '@/lib/shared/public-pages';
 import { submitSupportRequest } from '@/lib/support/actions';
-import { IDLE, requestFields, type FormState, type RequestFields } from '@/lib/support/form-state';
-import { FAILED } from '@/lib/support/messages';
-import { validateSupportRequest } from '@/lib/support/validation';
+import { IDLE, requestFields, type FormState, type RequestFields } from '@/lib/forms/form-state';
+import { FAILED } from '@/lib/forms/messages';
+import { validateSupportRequest } from '@/lib/forms/validation';
 
 type State = FormState<RequestFields>;
 

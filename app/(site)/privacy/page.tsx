@@ -1,6 +1,6 @@
 import { getPrivacyPolicy, getSettings } from '@/lib/content';
 import { pageMetadata } from '@/lib/content/metadata';
-import { ROUTES } from '@/lib/public-pages';
+import { ROUTES } from '@/lib/shared/public-pages';
 
 import { BackHome } from '../_components/back-home';
 import { UpcomingNotice } from '../_components/policy-notices';

@@ -1,6 +1,6 @@
 import { getSettings, getSupportPage } from '@/lib/content';
 import { pageMetadata } from '@/lib/content/metadata';
-import { ROUTES } from '@/lib/public-pages';
+import { ROUTES } from '@/lib/shared/public-pages';
 
 import { BackHome } from '../_components/back-home';
 import { FaqSection } from '../_components/faq-section';

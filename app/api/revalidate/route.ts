@@ -1,8 +1,8 @@
 import { after } from 'next/server';
 
-import { readPolicyFacts } from '@/lib/content/policy-facts';
-import { followPolicy } from '@/lib/content/policy-follow';
-import { POLICY_ID } from '@/lib/content/policy-record';
+import { readFollowedPolicy } from '@/lib/content/read-policy';
+import { followPolicy } from '@/lib/policy/policy-follow';
+import { POLICY_ID } from '@/lib/policy/policy-record';
 import { recordHostedPublish } from '@/lib/content/policy-record-hosted';
 import { publishProblems } from '@/lib/content/publish-check';
 import { tagsForDocumentType } from '@/lib/content/tags';
@@ -54,7 +54,7 @@ export async function POST(request: Request) {
   // The clock for the next version's day and the notices follow the record and the settings it reads.
   if (revalidated.includes('privacyPolicy') || result.type === 'siteSettings')
     after(() =>
-      readPolicyFacts()
+      readFollowedPolicy()
         .then(followPolicy)
         .catch((error: unknown) => console.error('POST /api/revalidate: the policy could not be followed', error)),
     );

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 
-import { SUBMISSION_KEY_FIELD } from '../../../lib/support/validation.ts';
+import { SUBMISSION_KEY_FIELD } from '../../../lib/forms/validation.ts';
 import { SEED_FORM } from '../../../testkit/seed-copy.ts';
 
 /** The parts of one request dialog (`type`: issue, feedback or feature) the browser tests use. */

@@ -1,6 +1,6 @@
 import { getPolicyVersions, getSettings } from '@/lib/content';
 import { pageMetadata } from '@/lib/content/metadata';
-import { ROUTES } from '@/lib/public-pages';
+import { ROUTES } from '@/lib/shared/public-pages';
 
 import { VersionList } from '../../_components/version-list';
 

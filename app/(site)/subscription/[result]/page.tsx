@@ -1,8 +1,8 @@
 import { notFound } from 'next/navigation';
 
 import { getSettings, getSubscriptionCopy } from '@/lib/content';
-import { LINK_RESULT_WORDS } from '@/lib/content/subscription-copy';
-import { isLinkResult, LINK_RESULTS } from '@/lib/support/form-state';
+import { LINK_RESULT_WORDS } from '@/lib/forms/subscription-copy';
+import { isLinkResult, LINK_RESULTS } from '@/lib/forms/form-state';
 
 import { HomeButton, NOT_INDEXED, SubscriptionFrame } from '../../_components/link-page';
 

@@ -1,4 +1,4 @@
-import type { Caller } from '@/lib/content-lake/access';
+import type { Caller } from '@school-site/content-lake';
 import { localLake } from '@/lib/content/local-lake';
 import { sanityConfig } from '@/lib/env/public';
 import { DIRECT_HEADER } from '@/lib/http/trust-proxy';

@@ -2,7 +2,7 @@ import { notFound, redirect } from 'next/navigation';
 
 import { getPolicyVersion, getPolicyVersionDates, getSettings } from '@/lib/content';
 import { headMetadata } from '@/lib/content/metadata';
-import { ROUTES, versionPath } from '@/lib/public-pages';
+import { ROUTES, versionPath } from '@/lib/shared/public-pages';
 
 import { BackHome } from '../../../_components/back-home';
 import { PolicyDateLine, PolicySections, TextLink } from '../../../_components/policy-sections';

@@ -1,11 +1,11 @@
 import { getSubscriptionCopy } from '@/lib/content';
-import { LINK_RESULT_WORDS } from '@/lib/content/subscription-copy';
-import { readBody, REFUSAL_STATUS } from '@/lib/http/read-body';
+import { LINK_RESULT_WORDS } from '@/lib/forms/subscription-copy';
+import { readBody, REFUSAL_STATUS } from '@school-site/guards';
 import { REFUSALS } from '@/lib/http/refusals';
-import { ROUTES, TOKEN_PARAM, withToken } from '@/lib/public-pages';
-import { StoreError } from '@/lib/support/errors';
-import type { LinkResult } from '@/lib/support/form-state';
-import { unsubscribe } from '@/lib/support/subscriptions';
+import { ROUTES, TOKEN_PARAM, withToken } from '@/lib/shared/public-pages';
+import { StoreError } from '@/lib/store/errors';
+import type { LinkResult } from '@/lib/forms/form-state';
+import { unsubscribe } from '@/lib/store/subscriptions';
 
 /**
  * RFC 8058's one-click unsubscribe: the URL of every email's List-Unsubscribe header, which a mail client

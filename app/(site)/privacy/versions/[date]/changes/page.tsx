@@ -2,7 +2,7 @@ import { notFound } from 'next/navigation';
 
 import { getPolicyChanges, getPolicyVersionDates, getSettings } from '@/lib/content';
 import { headMetadata } from '@/lib/content/metadata';
-import { changesPath } from '@/lib/public-pages';
+import { changesPath } from '@/lib/shared/public-pages';
 
 import { BackHome } from '../../../../_components/back-home';
 import { PolicyChanges } from '../../../../_components/policy-changes';

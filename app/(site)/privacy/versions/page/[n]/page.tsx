@@ -2,7 +2,7 @@ import { notFound } from 'next/navigation';
 
 import { getPolicyVersionDates, getPolicyVersionsPage, getSettings } from '@/lib/content';
 import { headMetadata } from '@/lib/content/metadata';
-import { mayNamePage, pageCount } from '@/lib/content/policy-archive';
+import { mayNamePage, pageCount } from '@/lib/policy/policy-archive';
 
 import { VersionList } from '../../../../_components/version-list';
 

@@ -1,0 +1,50 @@
+import type { ContentType } from './content-types';
+
+/**
+ * The public routes, by name, so no module spells a path itself. The subscription's pages (`confirm`,
+ * `unsubscribe`) and the unsubscribe of mail clients (`oneClick`, RFC 8058) are opened from the emails'
+ * links, each with its token (`withToken`); their answers are pages under `subscription` (linkResultPath).
+ * None is in the sitemap, nor is the policy's Atom feed (`feed`).
+ */
+export const ROUTES = {
+  home: '/',
+  support: '/support',
+  privacy: '/privacy',
+  versions: '/privacy/versions',
+  /** The Atom feed of the policy's versions and announcements. */
+  feed: '/privacy/versions/feed.xml',
+  subscription: '/subscription',
+  confirm: '/subscription/confirm',
+  unsubscribe: '/subscription/unsubscribe',
+  oneClick: '/subscription/unsubscribe/one-click',
+} as const;
+
+/** The page of what following a link of the emails came to (lib/forms/form-state.ts LINK_RESULTS). */
+export const linkResultPath = (result: string) => `${ROUTES.subscription}/${result}`;
+
+/** The query parameter of an email link's token. */
+export const TOKEN_PARAM = 'token';
+export const withToken = (path: string, token: string) => `${path}?${TOKEN_PARAM}=${encodeURIComponent(token)}`;
+
+/** An earlier version of the privacy policy, by its date (YYYY-MM-DD), and what changed in it. */
+export const versionPath = (date: string) => `${ROUTES.versions}/${date}`;
+export const changesPath = (date: string) => `${versionPath(date)}/changes`;
+/** Page `n` of the list of versions: the first is the list itself. */
+export const versionsPagePath = (n: number) => (n === 1 ? ROUTES.versions : `${ROUTES.versions}/page/${n}`);
+
+/**
+ * Each public page and the document it shows, in the order the sitemap lists them. The sitemap, the
+ * metadata, the Studio's Presentation locations, the cache refresh and the tests derive from this.
+ */
+export const PUBLIC_PAGES = {
+  [ROUTES.home]: 'landingPage',
+  [ROUTES.support]: 'supportPage',
+  [ROUTES.privacy]: 'privacyPolicy',
+  // Its words are the policy's, and so is the record it lists: a publish of the policy refreshes it.
+  [ROUTES.versions]: 'privacyPolicy',
+} as const satisfies Record<string, ContentType>;
+
+export type PublicPath = keyof typeof PUBLIC_PAGES;
+export type PageType = (typeof PUBLIC_PAGES)[PublicPath];
+
+export const PUBLIC_PATHS = Object.keys(PUBLIC_PAGES) as PublicPath[];

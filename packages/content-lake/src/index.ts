@@ -19,3 +19,5 @@ export { userNamed } from './project-api.ts';
 export { queryDocuments } from './queries.ts';
 export { MAX_TIMER_MS } from './scheduler.ts';
 export type { TransactionBuilder } from './transaction.ts';
+export type { LakeOptions } from './lake.ts';
+export type { Transaction } from './transaction.ts';

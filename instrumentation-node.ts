@@ -67,6 +67,10 @@ export async function start(): Promise<void> {
     process.exit(1);
   }
   void followPolicyFromStart();
+  // Which languages have pages (proxy.ts refuses the rest); until read, each page decides for itself.
+  void import('@/lib/content/languages')
+    .then(({ readServedLanguages }) => readServedLanguages())
+    .catch((error) => console.error('the languages could not be read at start', error));
   // Not awaited: the server answers at once; the first publish then finds the schema engine loaded.
   void import('@/lib/content/schema-check')
     .then(({ warmSchemaCheck }) => warmSchemaCheck())

@@ -6,6 +6,8 @@ import { MAX_BODY_BYTES } from '@school-site/guards';
 
 import { requireNodeVersion } from './lib/env/node-version.mjs';
 import { configuredServices, siteHeaders, studioHeaders } from './lib/http/security-headers';
+import { DEFAULT_SEGMENT } from './lib/shared/languages';
+import { DEFAULT_LANGUAGE_PATHS } from './lib/shared/public-pages';
 
 // Every `next` command reads this file first: an older Node stops here, told what to install, not after a build.
 requireNodeVersion();
@@ -102,10 +104,27 @@ const nextConfig: NextConfig = {
       { source: '/studio/:path+', headers: asList(studioHeaders(services)) },
     ];
   },
+  async redirects() {
+    // The default language's pages have no prefix: its route segment is not an address of its own.
+    // proxy.ts's 404 (/_default/_not-found) names no page and stays.
+    return [
+      { source: `/${DEFAULT_SEGMENT}`, destination: '/', permanent: true },
+      { source: `/${DEFAULT_SEGMENT}/:path((?!_not-found$).+)`, destination: '/:path', permanent: true },
+    ];
+  },
   async rewrites() {
-    // Every Studio path is the one prerendered /studio page; the Studio's client router reads the address
-    // itself. A dynamic segment here would render and cache each made-up path on disk, for a year.
-    return [{ source: '/studio/:path+', destination: '/studio' }];
+    return {
+      // The site's pages render under their language's segment (app/(site)/[lang]); the default language's
+      // are at the unprefixed paths, before any file route could take "support" for a language.
+      beforeFiles: DEFAULT_LANGUAGE_PATHS.map((source) => ({
+        source,
+        destination: source === '/' ? `/${DEFAULT_SEGMENT}` : `/${DEFAULT_SEGMENT}${source}`,
+      })),
+      // Every Studio path is the one prerendered /studio page; the Studio's client router reads the address
+      // itself. A dynamic segment here would render and cache each made-up path on disk, for a year.
+      afterFiles: [{ source: '/studio/:path+', destination: '/studio' }],
+      fallback: [],
+    };
   },
 };
 

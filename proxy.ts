@@ -7,6 +7,8 @@ import { REFUSALS } from '@/lib/http/refusals';
 import { linkResultPath, ROUTES, TOKEN_PARAM } from '@/lib/shared/public-pages';
 import { isLinkResult } from '@/lib/forms/form-state';
 import { isToken } from '@/lib/forms/validation';
+import { mayServeLanguage } from '@/lib/shared/language-gate';
+import { isLanguageTag } from '@/lib/shared/languages';
 
 /**
  * Posts that Next's server-action handler would answer with a 500 get a plain 4xx page a person can
@@ -35,8 +37,32 @@ const VERSION_PAGE = new RegExp(`^${ROUTES.versions}/([^/]+)(?:/changes|/([^/]+)
 const SUBSCRIPTION_PAGE = new RegExp(`^${ROUTES.subscription}/([^/]+)$`);
 const LINK_PAGES: ReadonlySet<string> = new Set([ROUTES.confirm, ROUTES.unsubscribe]);
 
-/** Matches no route: Next answers it with the site's 404 page, which it renders once, not per path. */
-const NOT_FOUND_PATH = '/_not-found';
+/** A path's language prefix ("/es") and the path after it; none for the default language's paths. */
+function splitLanguage(pathname: string): { prefix: string; path: string } {
+  const [, first = '', ...rest] = pathname.split('/');
+  if (!isLanguageTag(first)) return { prefix: '', path: pathname };
+  return { prefix: `/${first}`, path: `/${rest.join('/')}` };
+}
+
+/**
+ * Matches no route (no page of the default language has this name): Next answers it with the site's 404
+ * page, which it renders once, not per path. Under a language the site has: a page under a segment that
+ * names none would render its layout to find that out.
+ */
+const NOT_FOUND_PATH = '/_default/_not-found';
+
+/** The site's own first segments: anything else first is a language's, or nothing. */
+const SITE_SEGMENTS: ReadonlySet<string> = new Set([
+  '',
+  'support',
+  'privacy',
+  'subscription',
+  'share-image',
+  'studio',
+  'api',
+  '_next',
+  '_default',
+]);
 
 /** Lowercase, as Next matches it: any other spelling is not an action to Next, and not one of our forms. */
 const FORM_TYPE = 'multipart/form-data';
@@ -64,20 +90,25 @@ export async function proxy(request: NextRequest): Promise<Response> {
     url.pathname = `/${url.pathname.replace(/^\/+|\/+$/g, '')}`;
     return NextResponse.redirect(url, 308);
   }
+  // A page is under a language's tag only where the site has that language (language-gate.ts).
+  const first = url.pathname.split('/')[1] ?? '';
+  if (!SITE_SEGMENTS.has(first) && !mayServeLanguage(first)) return NextResponse.rewrite(new URL(NOT_FOUND_PATH, url));
+  // The same pages in another language are under its tag: the rules below read the path after it.
+  const { prefix, path } = splitLanguage(url.pathname);
   // Next keeps every path a page of a version renders, a 404 included, as a file of its cache: only days a
   // version could have reach those pages, so what visitors can make it keep stays bounded.
-  const version = url.pathname === ROUTES.feed ? null : VERSION_PAGE.exec(url.pathname);
+  const version = path === ROUTES.feed ? null : VERSION_PAGE.exec(path);
   if (version && !(version[1] === 'page' ? mayNamePage(version[2] ?? '') : mayNameVersion(version[1]!, new Date())))
     return NextResponse.rewrite(new URL(NOT_FOUND_PATH, url));
   // The same for the answers of the emails' links: six names, each prerendered.
-  const answer = SUBSCRIPTION_PAGE.exec(url.pathname)?.[1];
-  if (answer && !LINK_PAGES.has(url.pathname) && !isLinkResult(answer)) return NextResponse.rewrite(new URL(NOT_FOUND_PATH, url));
+  const answer = SUBSCRIPTION_PAGE.exec(path)?.[1];
+  if (answer && !LINK_PAGES.has(path) && !isLinkResult(answer)) return NextResponse.rewrite(new URL(NOT_FOUND_PATH, url));
   // A link cut short in an email, or with no token: its answer at once, as a redirect that needs no
   // JavaScript (the page's own redirect comes after its first bytes, as a script).
-  if (LINK_PAGES.has(url.pathname) && request.method !== 'POST' && !isToken(url.searchParams.get(TOKEN_PARAM) ?? ''))
-    return NextResponse.redirect(new URL(linkResultPath('invalid'), url), 303);
+  if (LINK_PAGES.has(path) && request.method !== 'POST' && !isToken(url.searchParams.get(TOKEN_PARAM) ?? ''))
+    return NextResponse.redirect(new URL(`${prefix}${linkResultPath('invalid')}`, url), 303);
   if (request.method !== 'POST') return NextResponse.next();
-  if (url.pathname === ROUTES.oneClick && !request.headers.has('next-action')) return NextResponse.next();
+  if (path === ROUTES.oneClick && !request.headers.has('next-action')) return NextResponse.next();
   if (!fromThisSite(request)) return refusalPage(REFUSALS.crossSite);
 
   const contentType = request.headers.get('content-type') ?? '';
@@ -119,5 +150,10 @@ export const config = {
     // Pages of the policy's versions and of the subscription's answers (above): cheap for the few who read them.
     { source: '/privacy/versions/:path+' },
     { source: '/subscription/:path' },
+    // Every other first segment (a language's tag, or a made-up path): decided before any page renders.
+    {
+      source:
+        '/((?!(?:_next|api|studio|support|privacy|subscription|share-image|_default)(?:/|$)|(?:sitemap\\.xml|robots\\.txt|icon\\.svg)$).+)',
+    },
   ],
 };

@@ -176,7 +176,9 @@ export type PrivacyPolicy = {
     feedAnnounced?: string;
     feedInEffect?: string;
     feedWithdrawn?: string;
+    translationPending?: string;
   };
+  language?: string;
 };
 
 export type SupportPage = {
@@ -216,6 +218,7 @@ export type SupportPage = {
     } & FaqItem
   >;
   seo?: Seo;
+  language?: string;
 };
 
 export type LandingPage = {
@@ -267,6 +270,7 @@ export type LandingPage = {
     successMessage?: string;
   };
   seo?: Seo;
+  language?: string;
 };
 
 export type SiteSettings = {
@@ -296,8 +300,18 @@ export type SiteSettings = {
   replyTime?: string;
   noticePeriodDays?: number;
   timeZone?: string;
+  languages?: Array<{
+    tag?: string;
+    name?: string;
+    direction?: 'ltr' | 'rtl';
+    _type: 'siteLanguage';
+    _key: string;
+  }>;
+  defaultLanguage?: string;
+  governingLanguage?: string;
   chrome?: {
     skipLink?: string;
+    languageNav?: string;
     rightsReserved?: string;
     backHome?: string;
     shareImageAlt?: string;
@@ -365,6 +379,7 @@ export type SiteSettings = {
     failedHeading?: string;
     failedText?: string;
   };
+  language?: string;
 };
 
 export type SanityImagePaletteSwatch = {
@@ -514,15 +529,35 @@ export type AllSanitySchemaTypes =
   | Slug;
 
 // Source: lib/content/queries.ts
+// Variable: LANGUAGES_QUERY
+// Query: *[_type == "siteSettings" && !defined(language)][0]{ languages[]{ tag, name, direction }, defaultLanguage, governingLanguage }
+export type LANGUAGES_QUERY_RESULT = {
+  languages: Array<{
+    tag: string | null;
+    name: string | null;
+    direction: 'ltr' | 'rtl' | null;
+  }> | null;
+  defaultLanguage: string | null;
+  governingLanguage: string | null;
+} | null;
+
+// Source: lib/content/queries.ts
 // Variable: SETTINGS_QUERY
-// Query: *[_type == "siteSettings"][0]{  productName,  description,  radiusMiles,  appStoreUrl,  appStoreFallback,  playStoreUrl,  playStoreFallback,  headerLinks[]{ _key, label, href },  footerColumns[]{ _key, title, links[]{ _key, label, href } },  supportHours,  replyTime,  chrome,  notFound,  errorPage,  formMessages,  fieldNames}
+// Query: *[_type == "siteSettings" && !defined(language)][0]{  radiusMiles,  appStoreUrl,  playStoreUrl,  languages[]{ tag, name, direction },  defaultLanguage,  governingLanguage,  ...coalesce(*[_type == "siteSettings" && language == $language][0], @){    productName,    description,    appStoreFallback,    playStoreFallback,    headerLinks[]{ _key, label, href },    footerColumns[]{ _key, title, links[]{ _key, label, href } },    supportHours,    replyTime,    chrome,    notFound,    errorPage,    formMessages,    fieldNames  }}
 export type SETTINGS_QUERY_RESULT = {
-  productName: string | null;
-  description: string | null;
   radiusMiles: number | null;
   appStoreUrl: string | null;
-  appStoreFallback: string | null;
   playStoreUrl: string | null;
+  languages: Array<{
+    tag: string | null;
+    name: string | null;
+    direction: 'ltr' | 'rtl' | null;
+  }> | null;
+  defaultLanguage: string | null;
+  governingLanguage: string | null;
+  productName: string | null;
+  description: string | null;
+  appStoreFallback: string | null;
   playStoreFallback: string | null;
   headerLinks: Array<{
     _key: string;
@@ -542,6 +577,7 @@ export type SETTINGS_QUERY_RESULT = {
   replyTime: string | null;
   chrome: {
     skipLink?: string;
+    languageNav?: string;
     rightsReserved?: string;
     backHome?: string;
     shareImageAlt?: string;
@@ -583,7 +619,7 @@ export type SETTINGS_QUERY_RESULT = {
 
 // Source: lib/content/queries.ts
 // Variable: SUBSCRIPTION_COPY_QUERY
-// Query: *[_type == "siteSettings"][0]{ productName, subscription }
+// Query: coalesce(*[_type == "siteSettings" && language == $language][0], *[_type == "siteSettings" && !defined(language)][0]){ productName, subscription }
 export type SUBSCRIPTION_COPY_QUERY_RESULT = {
   productName: string | null;
   subscription: {
@@ -620,7 +656,7 @@ export type SUBSCRIPTION_COPY_QUERY_RESULT = {
 
 // Source: lib/content/queries.ts
 // Variable: LANDING_PAGE_QUERY
-// Query: *[_type == "landingPage"][0]{  hero{ headline, text, appStoreLabel, playStoreLabel, scrollLabel },  features{ heading, intro, cards[]{ _key, title, text, icon } },  experience{ heading, intro, steps[]{ _key, title, text } },  faq{ heading, items[]{ _key, question, answer } },  stayUpdated{ heading, text, emailLabel, placeholder, buttonLabel, pendingLabel, successMessage },  seo{ title, description }}
+// Query: coalesce(*[_type == "landingPage" && language == $language][0], *[_type == "landingPage" && !defined(language)][0]){  hero{ headline, text, appStoreLabel, playStoreLabel, scrollLabel },  features{ heading, intro, cards[]{ _key, title, text, icon } },  experience{ heading, intro, steps[]{ _key, title, text } },  faq{ heading, items[]{ _key, question, answer } },  stayUpdated{ heading, text, emailLabel, placeholder, buttonLabel, pendingLabel, successMessage },  seo{ title, description }}
 export type LANDING_PAGE_QUERY_RESULT = {
   hero: {
     headline: string | null;
@@ -673,7 +709,7 @@ export type LANDING_PAGE_QUERY_RESULT = {
 
 // Source: lib/content/queries.ts
 // Variable: SUPPORT_PAGE_QUERY
-// Query: *[_type == "supportPage"][0]{  heading,  intro,  cards[]{ _key, title, text, modalTitle, requestType },  contact{ heading, text, replyTimeLabel, hoursLabel },  form,  faqHeading,  faq[]{ _key, question, answer },  seo{ title, description }}
+// Query: coalesce(*[_type == "supportPage" && language == $language][0], *[_type == "supportPage" && !defined(language)][0]){  heading,  intro,  cards[]{ _key, title, text, modalTitle, requestType },  contact{ heading, text, replyTimeLabel, hoursLabel },  form,  faqHeading,  faq[]{ _key, question, answer },  seo{ title, description }}
 export type SUPPORT_PAGE_QUERY_RESULT = {
   heading: string | null;
   intro: string | null;
@@ -715,62 +751,123 @@ export type SUPPORT_PAGE_QUERY_RESULT = {
 
 // Source: lib/content/queries.ts
 // Variable: PRIVACY_POLICY_QUERY
-// Query: *[_type == "privacyPolicy"][0]{  title,  lastUpdated,  lastUpdatedLabel,  summary,  sections[]{ _key, heading, body },  seo{ title, description },  versions,  "previousDate": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < ^.lastUpdated] | order(date desc)[0].date}
-export type PRIVACY_POLICY_QUERY_RESULT = {
-  title: string | null;
-  lastUpdated: string | null;
-  lastUpdatedLabel: string | null;
-  summary: string | null;
-  sections: Array<{
-    _key: string;
-    heading: string | null;
-    body: BlockContent | null;
-  }> | null;
-  seo: {
-    title: string | null;
-    description: string | null;
-  } | null;
-  versions: {
-    earlierLink?: string;
-    summaryLabel?: string;
-    changesLink?: string;
-    listHeading?: string;
-    listIntro?: string;
-    listDescription?: string;
-    currentLabel?: string;
-    inEffectSince?: string;
-    inEffectRange?: string;
-    olderLink?: string;
-    newerLink?: string;
-    pageLabel?: string;
-    versionTitle?: string;
-    notice?: string;
-    currentLink?: string;
-    correctedLabel?: string;
-    changesHeading?: string;
-    changesIntro?: string;
-    addedSection?: string;
-    removedSection?: string;
-    unchangedSection?: string;
-    addedWords?: string;
-    removedWords?: string;
-    siteNotice?: string;
-    siteNoticeLink?: string;
-    upcomingNotice?: string;
-    upcomingLink?: string;
-    upcomingChangesLink?: string;
-    upcomingLabel?: string;
-    takesEffect?: string;
-    notYetNotice?: string;
-    withdrawnLabel?: string;
-    feedLink?: string;
-    feedTitle?: string;
-    feedAnnounced?: string;
-    feedInEffect?: string;
-    feedWithdrawn?: string;
-  } | null;
-  previousDate: string | null;
-} | null;
+// Query: coalesce(*[_type == "privacyPolicy" && language == $language][0], *[_type == "privacyPolicy" && !defined(language)][0]){  "language": coalesce(language, ""),  title,  lastUpdated,  lastUpdatedLabel,  summary,  sections[]{ _key, heading, body },  seo{ title, description },  versions,  "previousDate": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < ^.lastUpdated] | order(date desc)[0].date}
+export type PRIVACY_POLICY_QUERY_RESULT =
+  | {
+      language: string | '';
+      title: string | null;
+      lastUpdated: string | null;
+      lastUpdatedLabel: string | null;
+      summary: string | null;
+      sections: Array<{
+        _key: string;
+        heading: string | null;
+        body: BlockContent | null;
+      }> | null;
+      seo: {
+        title: string | null;
+        description: string | null;
+      } | null;
+      versions: {
+        earlierLink?: string;
+        summaryLabel?: string;
+        changesLink?: string;
+        listHeading?: string;
+        listIntro?: string;
+        listDescription?: string;
+        currentLabel?: string;
+        inEffectSince?: string;
+        inEffectRange?: string;
+        olderLink?: string;
+        newerLink?: string;
+        pageLabel?: string;
+        versionTitle?: string;
+        notice?: string;
+        currentLink?: string;
+        correctedLabel?: string;
+        changesHeading?: string;
+        changesIntro?: string;
+        addedSection?: string;
+        removedSection?: string;
+        unchangedSection?: string;
+        addedWords?: string;
+        removedWords?: string;
+        siteNotice?: string;
+        siteNoticeLink?: string;
+        upcomingNotice?: string;
+        upcomingLink?: string;
+        upcomingChangesLink?: string;
+        upcomingLabel?: string;
+        takesEffect?: string;
+        notYetNotice?: string;
+        withdrawnLabel?: string;
+        feedLink?: string;
+        feedTitle?: string;
+        feedAnnounced?: string;
+        feedInEffect?: string;
+        feedWithdrawn?: string;
+        translationPending?: string;
+      } | null;
+      previousDate: string | null;
+    }
+  | {
+      language: '';
+      title: string | null;
+      lastUpdated: string | null;
+      lastUpdatedLabel: string | null;
+      summary: string | null;
+      sections: Array<{
+        _key: string;
+        heading: string | null;
+        body: BlockContent | null;
+      }> | null;
+      seo: {
+        title: string | null;
+        description: string | null;
+      } | null;
+      versions: {
+        earlierLink?: string;
+        summaryLabel?: string;
+        changesLink?: string;
+        listHeading?: string;
+        listIntro?: string;
+        listDescription?: string;
+        currentLabel?: string;
+        inEffectSince?: string;
+        inEffectRange?: string;
+        olderLink?: string;
+        newerLink?: string;
+        pageLabel?: string;
+        versionTitle?: string;
+        notice?: string;
+        currentLink?: string;
+        correctedLabel?: string;
+        changesHeading?: string;
+        changesIntro?: string;
+        addedSection?: string;
+        removedSection?: string;
+        unchangedSection?: string;
+        addedWords?: string;
+        removedWords?: string;
+        siteNotice?: string;
+        siteNoticeLink?: string;
+        upcomingNotice?: string;
+        upcomingLink?: string;
+        upcomingChangesLink?: string;
+        upcomingLabel?: string;
+        takesEffect?: string;
+        notYetNotice?: string;
+        withdrawnLabel?: string;
+        feedLink?: string;
+        feedTitle?: string;
+        feedAnnounced?: string;
+        feedInEffect?: string;
+        feedWithdrawn?: string;
+        translationPending?: string;
+      } | null;
+      previousDate: string | null;
+    }
+  | null;
 
 // Source: lib/content/queries.ts
 // Variable: POLICY_VERSIONS_QUERY
@@ -875,7 +972,9 @@ export type POLICY_RECORD_QUERY_RESULT = {
       feedAnnounced?: string;
       feedInEffect?: string;
       feedWithdrawn?: string;
+      translationPending?: string;
     };
+    language?: string;
   } | null;
   record: Array<{
     _id: string;
@@ -973,6 +1072,7 @@ export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
         successMessage?: string;
       };
       seo?: Seo;
+      language?: string;
     }
   | {
       _id: string;
@@ -1029,7 +1129,9 @@ export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
         feedAnnounced?: string;
         feedInEffect?: string;
         feedWithdrawn?: string;
+        translationPending?: string;
       };
+      language?: string;
     }
   | {
       _id: string;
@@ -1132,8 +1234,18 @@ export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
       replyTime?: string;
       noticePeriodDays?: number;
       timeZone?: string;
+      languages?: Array<{
+        tag?: string;
+        name?: string;
+        direction?: 'ltr' | 'rtl';
+        _type: 'siteLanguage';
+        _key: string;
+      }>;
+      defaultLanguage?: string;
+      governingLanguage?: string;
       chrome?: {
         skipLink?: string;
+        languageNav?: string;
         rightsReserved?: string;
         backHome?: string;
         shareImageAlt?: string;
@@ -1201,6 +1313,7 @@ export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
         failedHeading?: string;
         failedText?: string;
       };
+      language?: string;
     }
   | {
       _id: string;
@@ -1239,6 +1352,7 @@ export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
         } & FaqItem
       >;
       seo?: Seo;
+      language?: string;
     }
 >;
 
@@ -1246,11 +1360,12 @@ export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
 import '@sanity/client';
 declare module '@sanity/client' {
   interface SanityQueries {
-    '*[_type == "siteSettings"][0]{\n  productName,\n  description,\n  radiusMiles,\n  appStoreUrl,\n  appStoreFallback,\n  playStoreUrl,\n  playStoreFallback,\n  headerLinks[]{ _key, label, href },\n  footerColumns[]{ _key, title, links[]{ _key, label, href } },\n  supportHours,\n  replyTime,\n  chrome,\n  notFound,\n  errorPage,\n  formMessages,\n  fieldNames\n}': SETTINGS_QUERY_RESULT;
-    '*[_type == "siteSettings"][0]{ productName, subscription }': SUBSCRIPTION_COPY_QUERY_RESULT;
-    '*[_type == "landingPage"][0]{\n  hero{ headline, text, appStoreLabel, playStoreLabel, scrollLabel },\n  features{ heading, intro, cards[]{ _key, title, text, icon } },\n  experience{ heading, intro, steps[]{ _key, title, text } },\n  faq{ heading, items[]{ _key, question, answer } },\n  stayUpdated{ heading, text, emailLabel, placeholder, buttonLabel, pendingLabel, successMessage },\n  seo{ title, description }\n}': LANDING_PAGE_QUERY_RESULT;
-    '*[_type == "supportPage"][0]{\n  heading,\n  intro,\n  cards[]{ _key, title, text, modalTitle, requestType },\n  contact{ heading, text, replyTimeLabel, hoursLabel },\n  form,\n  faqHeading,\n  faq[]{ _key, question, answer },\n  seo{ title, description }\n}': SUPPORT_PAGE_QUERY_RESULT;
-    '*[_type == "privacyPolicy"][0]{\n  title,\n  lastUpdated,\n  lastUpdatedLabel,\n  summary,\n  sections[]{ _key, heading, body },\n  seo{ title, description },\n  versions,\n  "previousDate": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < ^.lastUpdated] | order(date desc)[0].date\n}': PRIVACY_POLICY_QUERY_RESULT;
+    '*[_type == "siteSettings" && !defined(language)][0]{ languages[]{ tag, name, direction }, defaultLanguage, governingLanguage }': LANGUAGES_QUERY_RESULT;
+    '*[_type == "siteSettings" && !defined(language)][0]{\n  radiusMiles,\n  appStoreUrl,\n  playStoreUrl,\n  languages[]{ tag, name, direction },\n  defaultLanguage,\n  governingLanguage,\n  ...coalesce(*[_type == "siteSettings" && language == $language][0], @){\n    productName,\n    description,\n    appStoreFallback,\n    playStoreFallback,\n    headerLinks[]{ _key, label, href },\n    footerColumns[]{ _key, title, links[]{ _key, label, href } },\n    supportHours,\n    replyTime,\n    chrome,\n    notFound,\n    errorPage,\n    formMessages,\n    fieldNames\n  }\n}': SETTINGS_QUERY_RESULT;
+    'coalesce(*[_type == "siteSettings" && language == $language][0], *[_type == "siteSettings" && !defined(language)][0]){ productName, subscription }': SUBSCRIPTION_COPY_QUERY_RESULT;
+    'coalesce(*[_type == "landingPage" && language == $language][0], *[_type == "landingPage" && !defined(language)][0]){\n  hero{ headline, text, appStoreLabel, playStoreLabel, scrollLabel },\n  features{ heading, intro, cards[]{ _key, title, text, icon } },\n  experience{ heading, intro, steps[]{ _key, title, text } },\n  faq{ heading, items[]{ _key, question, answer } },\n  stayUpdated{ heading, text, emailLabel, placeholder, buttonLabel, pendingLabel, successMessage },\n  seo{ title, description }\n}': LANDING_PAGE_QUERY_RESULT;
+    'coalesce(*[_type == "supportPage" && language == $language][0], *[_type == "supportPage" && !defined(language)][0]){\n  heading,\n  intro,\n  cards[]{ _key, title, text, modalTitle, requestType },\n  contact{ heading, text, replyTimeLabel, hoursLabel },\n  form,\n  faqHeading,\n  faq[]{ _key, question, answer },\n  seo{ title, description }\n}': SUPPORT_PAGE_QUERY_RESULT;
+    'coalesce(*[_type == "privacyPolicy" && language == $language][0], *[_type == "privacyPolicy" && !defined(language)][0]){\n  "language": coalesce(language, ""),\n  title,\n  lastUpdated,\n  lastUpdatedLabel,\n  summary,\n  sections[]{ _key, heading, body },\n  seo{ title, description },\n  versions,\n  "previousDate": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < ^.lastUpdated] | order(date desc)[0].date\n}': PRIVACY_POLICY_QUERY_RESULT;
     '*[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(date desc){ date, summary, material, publishedAt, correctedAt, withdrawnAt }': POLICY_VERSIONS_QUERY_RESULT;
     '{\n  "version": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date == $date][0]{ date, title, summary, correctedAt, withdrawnAt, sections[]{ _key, heading, body } },\n  "previous": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < $date && !defined(withdrawnAt)] | order(date desc)[0]{ date, title, sections[]{ _key, heading, body } }\n}': POLICY_VERSION_QUERY_RESULT;
     '*[_id == "siteSettings"][0].timeZone': TIME_ZONE_QUERY_RESULT;

@@ -3,6 +3,7 @@ import type { Rule } from 'sanity';
 import { plainTextProblems } from '@/lib/shared/plain-text';
 import { CONTENT_TYPES, type ContentType } from '@/lib/shared/content-types';
 
+import { languageField } from './languages';
 import { privacyPolicyVersion } from './documents/privacyPolicyVersion';
 import { blockContent } from './objects/blockContent';
 import { experienceItem } from './objects/experienceItem';
@@ -30,6 +31,8 @@ export const singletonTypes: readonly string[] = CONTENT_TYPES;
  */
 const withPlainText = <T extends (typeof SINGLETONS)[ContentType]>(type: T): T => ({
   ...type,
+  // Each singleton may have a translation per language: a document of its type with its `language`.
+  fields: [...type.fields, languageField],
   validation: (rule: Rule) =>
     rule.custom((document, context) => {
       if (context.environment !== 'studio') return true;

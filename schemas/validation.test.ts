@@ -42,18 +42,22 @@ const errorsOf = (markers: ValidationMarker[]) => markersAt(markers, 'error');
 const warningsOf = (markers: ValidationMarker[]) => markersAt(markers, 'warning');
 
 describe('the seed dataset', () => {
-  it("holds the four singletons and the policy's first version, of the policy's own date", () => {
+  it("holds the four singletons, their Spanish translations and the policy's first version, of the policy's own date", () => {
     expect(seed.map((doc) => doc._id).sort()).toEqual([
       'landingPage',
+      'landingPage-es',
       'privacyPolicy',
+      'privacyPolicy-es',
       'privacyPolicyVersion-2026-11-22',
       'siteSettings',
+      'siteSettings-es',
       'supportPage',
+      'supportPage-es',
     ]);
     expect(seedDocument('privacyPolicy').lastUpdated).toBe('2026-11-22');
   });
 
-  it.each(seed.filter((doc) => doc._id !== 'siteSettings').map((doc) => [doc._id, doc] as const))(
+  it.each(seed.filter((doc) => doc._type !== 'siteSettings').map((doc) => [doc._id, doc] as const))(
     '%s validates with no errors or warnings',
     async (_id, doc) => {
       expect(await validate(doc)).toEqual([]);
@@ -71,6 +75,37 @@ describe('the seed dataset', () => {
 
   it('siteSettings with both store links has no warnings', async () => {
     expect(await validate(settingsWithStores())).toEqual([]);
+  });
+
+  it('siteSettings-es validates with no errors, and warns only of the store links, which the default settings keep', async () => {
+    const markers = await validate(seedDocument('siteSettings-es'));
+    expect(errorsOf(markers)).toEqual([]);
+    expect(warningsOf(markers).map(([path]) => path)).toEqual(['appStoreUrl', 'playStoreUrl']);
+  });
+});
+
+describe('languages', () => {
+  const language = (tag: string) => ({ _key: tag.toLowerCase(), _type: 'siteLanguage', tag, name: tag, direction: 'ltr' });
+
+  it.each(['ES', 'es_MX', 'es-mx', 'english', 'x-klingon', 'es-ZZZ', ''])('refuses "%s" as a language of the site', async (tag) => {
+    const settings = { ...settingsWithStores(), languages: [language('en'), language(tag)] };
+    expect(errorsOf(await validate(settings)).map(([path]) => path)).toContain(`languages[_key=="${tag.toLowerCase()}"].tag`);
+  });
+
+  it('takes tags as BCP 47 writes them, each once, and a default and governing language among them', async () => {
+    const settings = { ...settingsWithStores(), languages: ['en', 'es-MX', 'zh-Hant', 'ar', 'vi'].map(language) };
+    expect(await validate(settings)).toEqual([]);
+    const twice = { ...settings, languages: [language('en'), language('en'), language('es')], defaultLanguage: 'fr' };
+    expect(
+      errorsOf(await validate(twice))
+        .map(([path]) => path)
+        .sort(),
+    ).toEqual(['defaultLanguage', 'languages']);
+  });
+
+  it('refuses a translation whose language is not a tag', async () => {
+    const translation = { ...seedDocument('landingPage-es'), language: 'Spanish' };
+    expect(errorsOf(await validate(translation)).map(([path]) => path)).toEqual(['language']);
   });
 });
 

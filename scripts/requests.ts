@@ -67,7 +67,7 @@ function printNotices(rows: NoticeRow[], where: string) {
 
 async function printEmbedded(db: PGlite) {
   const requests = await db.query<Record<string, unknown>>(
-    `select created_at, type, status, email, subject, message from public.support_requests order by created_at desc limit ${LIMIT}`,
+    `select created_at, type, language, status, email, subject, message from public.support_requests order by created_at desc limit ${LIMIT}`,
   );
   console.log(`Support requests (newest ${LIMIT}, ${storeDir(dataDir)}):`);
   if (requests.rows.length === 0) console.log('  none');
@@ -76,6 +76,7 @@ async function printEmbedded(db: PGlite) {
       requests.rows.map((row) => ({
         created: time(row.created_at),
         type: row.type,
+        language: row.language,
         status: row.status,
         email: row.email,
         subject: clip(row.subject, 40),

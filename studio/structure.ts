@@ -5,9 +5,13 @@ import { schemaTypes, singletonTypes } from '@/schemas';
 
 const VERSIONS_TITLE = 'Privacy policy versions';
 
+/** A singleton's translations: documents of its type with a `language` (Site settings list the languages). */
+const translationsTitle = (title: string) => `${title}: translations`;
+
 /**
- * The singletons, each pinned by its fixed id so editors can never create a second one; under the privacy
- * policy, its versions as the site recorded them (read only), newest first.
+ * The singletons, each pinned by its fixed id so editors can never create a second one, each followed by
+ * its translations (one document per language); under the privacy policy, its versions as the site
+ * recorded them (read only), newest first.
  */
 export const structure: StructureResolver = (S) =>
   S.list()
@@ -24,6 +28,17 @@ export const structure: StructureResolver = (S) =>
                 .schemaType(type.name)
                 .documentId(type.name)
                 .title(type.title ?? type.name),
+            ),
+          S.listItem()
+            .title(translationsTitle(type.title ?? type.name))
+            .id(`${type.name}-translations`)
+            .child(
+              S.documentList()
+                .title(translationsTitle(type.title ?? type.name))
+                .schemaType(type.name)
+                .filter('_type == $type && defined(language)')
+                .params({ type: type.name })
+                .defaultOrdering([{ field: 'language', direction: 'asc' }]),
             ),
           ...(type.name === POLICY_ID
             ? [

@@ -34,6 +34,14 @@ describe('support_requests as anon', () => {
     expect(row).toMatchObject({ ...request, status: 'new' });
     expect(row.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(row.created_at).toBeInstanceOf(Date);
+    // Sent before requests recorded their page's language: English, the site's one language then.
+    expect(row.language).toBe('en');
+  });
+
+  it('records the language of the page it was sent from', async () => {
+    await insertAsAnon(db, 'support_requests', { ...request, subject: 'En español', language: 'es-MX' });
+    const { rows } = await db.query<{ language: string }>("select language from public.support_requests where subject = 'En español'");
+    expect(rows).toEqual([{ language: 'es-MX' }]);
   });
 
   it.each([
@@ -58,6 +66,8 @@ describe('support_requests as anon', () => {
     ['a blank email', { email: '   ' }, 'support_requests_email_not_blank'],
     ['a blank subject', { subject: ' \n ' }, 'support_requests_subject_not_blank'],
     ['a blank message', { message: '' }, 'support_requests_message_not_blank'],
+    ['a language tag in other letters', { language: 'ES', subject: 'Language ES' }, 'support_requests_language_tag'],
+    ['a language that is not a tag', { language: "es'; drop table x; --", subject: 'Language quote' }, 'support_requests_language_tag'],
   ])('refuses %s', async (_, change, constraint) => {
     const before = await count('support_requests');
     await expect(insertAsAnon(db, 'support_requests', { ...request, ...change })).rejects.toMatchObject({ code: '23514', constraint });
@@ -194,6 +204,7 @@ describe('migrate', () => {
       '20261130000200_policy_notices.sql',
       '20261206000000_resubscribe_interval.sql',
       '20261206000100_unsubscribe_token_hashes.sql',
+      '20261206000200_support_request_language.sql',
     ]);
   });
 });

@@ -18,7 +18,7 @@ describe('lib/store/database.types.ts', () => {
   it('lets the public key insert only the visitor columns', () => {
     const insertColumns = (table: string) =>
       new RegExp(`${table}: \\{\\n\\s+Row: \\{[^}]*\\};\\n\\s+Insert: \\{([^}]*)\\}`).exec(generated)?.[1]?.match(/\w+(?=\??:)/g);
-    expect(insertColumns('support_requests')).toEqual(['email', 'message', 'subject', 'submission_key', 'type']);
+    expect(insertColumns('support_requests')).toEqual(['email', 'language', 'message', 'subject', 'submission_key', 'type']);
     expect(insertColumns('newsletter_subscribers')).toEqual(['email']);
   });
 });

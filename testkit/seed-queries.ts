@@ -22,10 +22,10 @@ function present<T>(value: T | null | undefined, what: string): T {
 export async function queryResults(file = SEED_FILE) {
   const documents = await readDataset(file);
   const [settings, landing, support, privacy] = await Promise.all([
-    queryDocuments<SETTINGS_QUERY_RESULT>(documents, SETTINGS_QUERY, {}, 'published'),
-    queryDocuments<LANDING_PAGE_QUERY_RESULT>(documents, LANDING_PAGE_QUERY, {}, 'published'),
-    queryDocuments<SUPPORT_PAGE_QUERY_RESULT>(documents, SUPPORT_PAGE_QUERY, {}, 'published'),
-    queryDocuments<PRIVACY_POLICY_QUERY_RESULT>(documents, PRIVACY_POLICY_QUERY, {}, 'published'),
+    queryDocuments<SETTINGS_QUERY_RESULT>(documents, SETTINGS_QUERY, { language: 'en' }, 'published'),
+    queryDocuments<LANDING_PAGE_QUERY_RESULT>(documents, LANDING_PAGE_QUERY, { language: 'en' }, 'published'),
+    queryDocuments<SUPPORT_PAGE_QUERY_RESULT>(documents, SUPPORT_PAGE_QUERY, { language: 'en' }, 'published'),
+    queryDocuments<PRIVACY_POLICY_QUERY_RESULT>(documents, PRIVACY_POLICY_QUERY, { language: 'en' }, 'published'),
   ]);
   return {
     settings: present(settings, 'siteSettings'),

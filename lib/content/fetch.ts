@@ -41,8 +41,12 @@ async function fetchOptions(): Promise<FetchOptions> {
  * The single way the site reads content: Sanity Live's fetch, from the hosted project when one is
  * configured, otherwise from the local lake in this process (local-client.ts), with the same GROQ and tags.
  */
-export async function fetchContent<const Q extends keyof SanityQueries>(query: Q, type: ContentType): Promise<Content<Q>> {
-  return cachedContent(query, type, await fetchOptions(), {});
+export async function fetchContent<const Q extends keyof SanityQueries>(
+  query: Q,
+  type: ContentType,
+  params: QueryParams = {},
+): Promise<Content<Q>> {
+  return cachedContent(query, type, await fetchOptions(), params);
 }
 
 /**
@@ -52,6 +56,14 @@ export async function fetchContent<const Q extends keyof SanityQueries>(query: Q
  */
 export async function fetchRecord<const Q extends keyof SanityQueries>(query: Q, params: QueryParams = {}): Promise<Content<Q>> {
   return cachedContent(query, 'privacyPolicy', RECORD, params);
+}
+
+/**
+ * A read of published content with no request to read draft mode from: what the site's routes are
+ * (generateStaticParams has none), such as which languages it has.
+ */
+export async function fetchPublished<const Q extends keyof SanityQueries>(query: Q, type: ContentType): Promise<Content<Q>> {
+  return cachedContent(query, type, PUBLISHED, {});
 }
 
 type QueryParams = Record<string, string>;

@@ -22,6 +22,9 @@ import {
   SUPPORT_PAGE_QUERY,
   TIME_ZONE_QUERY,
 } from './queries';
+import { pathPrefix } from '@/lib/shared/languages';
+
+import { getSiteLanguages, inLanguage } from './languages';
 import { dayIn, timeZoneOf } from '@/lib/shared/site-time';
 import { toVersionsCopy } from '@/lib/policy/version-copy';
 import { toChangesView, toVersionListView, toVersionView } from './version-views';
@@ -29,27 +32,33 @@ import { toSubscriptionCopy } from '@/lib/forms/subscription-copy';
 import { NOT_FOUND_DEFAULTS, type NotFoundCopy } from './status-copy';
 import { toLandingView, toPrivacyView, toSettingsView, toSupportView } from './views';
 
+export { getLocalPath, getPageLanguage, getSiteLanguages } from './languages';
+
 /**
  * What pages call: finished view models (views.ts). Each throws when its document is missing or cannot
  * be rendered and there is no last good version (fetch.ts), so a broken dataset fails the build, not a visitor.
  */
 
-/** The settings as queried: the views fill {radius} and the store links from them. */
-const settingsResult = cache(() => fetchContent(SETTINGS_QUERY, 'siteSettings'));
+/** The settings as queried in `language`: the views fill {radius} and the store links from them. */
+const settingsResult = cache((language: string) => fetchContent(SETTINGS_QUERY, 'siteSettings', { language }));
 
-export const getSettings = cache(async () => toSettingsView(await settingsResult()));
+export const getSettings = cache(async (language: string) => inLanguage(language, toSettingsView(await settingsResult(language))));
 
-export const getLandingPage = cache(async () => {
-  const [settings, page] = await Promise.all([settingsResult(), fetchContent(LANDING_PAGE_QUERY, 'landingPage')]);
-  return toLandingView(page, settings);
+export const getLandingPage = cache(async (language: string) => {
+  const [settings, page] = await Promise.all([settingsResult(language), fetchContent(LANDING_PAGE_QUERY, 'landingPage', { language })]);
+  return inLanguage(language, toLandingView(page, settings));
 });
 
 /** The words of the confirmation and unsubscribe pages (and the emails, which the senders read themselves: lib/mail/copy.ts). */
-export const getSubscriptionCopy = cache(async () => toSubscriptionCopy(await fetchContent(SUBSCRIPTION_COPY_QUERY, 'siteSettings')));
+export const getSubscriptionCopy = cache(async (language: string) =>
+  toSubscriptionCopy(await fetchContent(SUBSCRIPTION_COPY_QUERY, 'siteSettings', { language })),
+);
 
-export const getSupportPage = cache(async () => toSupportView(await fetchContent(SUPPORT_PAGE_QUERY, 'supportPage')));
+export const getSupportPage = cache(async (language: string) =>
+  inLanguage(language, toSupportView(await fetchContent(SUPPORT_PAGE_QUERY, 'supportPage', { language }))),
+);
 
-const policyResult = cache(() => fetchContent(PRIVACY_POLICY_QUERY, 'privacyPolicy'));
+const policyResult = cache((language: string) => fetchContent(PRIVACY_POLICY_QUERY, 'privacyPolicy', { language }));
 
 /** The record of the policy's versions without their text, newest first (policy-record.ts). */
 const versionList = () => fetchRecord(POLICY_VERSIONS_QUERY);
@@ -87,70 +96,81 @@ const getPolicySchedule = cache(async () => {
  * /privacy: for visitors the version in effect (and the one announced, if any); in draft mode the policy
  * as edited, which is what Presentation previews. With no record yet, the policy as published.
  */
-export const getPrivacyPolicy = cache(async () => {
-  const [settings, page] = await Promise.all([settingsResult(), policyResult()]);
+export const getPrivacyPolicy = cache(async (language: string) => inLanguage(language, await privacyPolicy(language)));
+
+async function privacyPolicy(language: string) {
+  const [settings, page] = await Promise.all([settingsResult(language), policyResult(language)]);
   const { current, next } = await getPolicySchedule();
   if (!current || (await isPreview())) return toPrivacyView(page, settings);
   const { version, previous } = await fetchRecord(POLICY_VERSION_QUERY, { date: current.date });
   if (!version) return toPrivacyView(page, settings);
   const upcoming = next ? toUpcomingView(next, toVersionsCopy(page.versions), true) : null;
-  return toPrivacyView(page, settings, { version, previousDate: previous?.date ?? null, upcoming });
-});
+  // A translation is read as the policy only while it is of the version in effect; otherwise the governing
+  // text is, with a line saying the translation is not ready.
+  const translated = page.language !== '' && page.language === language;
+  if (translated && page.lastUpdated === current.date)
+    return toPrivacyView(page, settings, { previousDate: previous?.date ?? null, upcoming });
+  return toPrivacyView(page, settings, { version, previousDate: previous?.date ?? null, upcoming, translationPending: translated });
+}
 
 /** The line every public page carries while a version is announced; null otherwise. */
-export const getSiteNotice = cache(async () => {
+export const getSiteNotice = cache(async (language: string) => {
   const { next } = await getPolicySchedule();
-  return next ? toSiteNoticeView(next, toVersionsCopy((await policyResult()).versions)) : null;
+  return next ? inLanguage(language, toSiteNoticeView(next, toVersionsCopy((await policyResult(language)).versions))) : null;
 });
 
 /** Page `page` of the list of versions, newest first; null past the last. */
-export const getPolicyVersionsPage = cache(async (page: number) => {
-  const [schedule, policy] = await Promise.all([getPolicySchedule(), getPrivacyPolicy()]);
-  return toVersionListView(schedule, policy.versions, page);
+export const getPolicyVersionsPage = cache(async (language: string, page: number) => {
+  const [schedule, policy] = await Promise.all([getPolicySchedule(), getPrivacyPolicy(language)]);
+  return inLanguage(language, toVersionListView(schedule, policy.versions, page));
 });
 
 /** The first page of the list, which always exists. */
-export const getPolicyVersions = async () => (await getPolicyVersionsPage(1))!;
+export const getPolicyVersions = async (language: string) => (await getPolicyVersionsPage(language, 1))!;
 
 export const getPolicyVersionDates = async () => (await getPolicySchedule()).dates;
 
 /** What /privacy/versions/<value> answers (policy-archive.ts), with the version's view when it shows one. */
-export const getPolicyVersion = cache(async (value: string) => {
+export const getPolicyVersion = cache(async (language: string, value: string) => {
   const schedule = await getPolicySchedule();
   const at = versionAt(value, schedule);
   if (at.kind !== 'version') return at;
   const [{ version, previous }, policy, settings] = await Promise.all([
     fetchRecord(POLICY_VERSION_QUERY, { date: at.date }),
-    getPrivacyPolicy(),
-    settingsResult(),
+    getPrivacyPolicy(language),
+    settingsResult(language),
   ]);
   if (!version) return { kind: 'not-found' } as const;
-  return { kind: 'version', view: toVersionView(version, previous !== null, schedule, policy, settings) } as const;
+  return {
+    kind: 'version',
+    view: await inLanguage(language, toVersionView(version, previous !== null, schedule, policy, settings)),
+  } as const;
 });
 
 /** What changed in the version of `value` from the one before, or null when no version has that date or none precedes it. */
-export const getPolicyChanges = cache(async (value: string) => {
+export const getPolicyChanges = cache(async (language: string, value: string) => {
   const schedule = await getPolicySchedule();
   if (!isCalendarDate(value) || !schedule.dates.includes(value)) return null;
   const [{ version, previous }, policy, settings] = await Promise.all([
     fetchRecord(POLICY_VERSION_QUERY, { date: value }),
-    getPrivacyPolicy(),
-    settingsResult(),
+    getPrivacyPolicy(language),
+    settingsResult(language),
   ]);
   if (!version || !previous) return null;
-  return changesView(version, previous, value === schedule.current?.date, policy.versions, settings);
+  return inLanguage(language, await changesView(version, previous, value === schedule.current?.date, policy.versions, settings));
 });
 
 /** The Atom feed of the versions and their announcements (policy-feed.ts). */
-export const getPolicyFeed = cache(async () => {
+export const getPolicyFeed = cache(async (language: string) => {
   const [schedule, page, settings, announced] = await Promise.all([
     getPolicySchedule(),
-    policyResult(),
-    settingsResult(),
+    policyResult(language),
+    settingsResult(language),
     announcedDates(),
   ]);
   return toPolicyFeed(schedule, toVersionsCopy(page.versions), {
     site: siteUrl(),
+    prefix: pathPrefix(language, await getSiteLanguages()),
     author: settings.productName ?? '',
     announced: new Set(announced),
   });
@@ -167,10 +187,10 @@ async function changesView(...args: Parameters<typeof toChangesView>) {
  * The 404 page's words, with a clean title for its <head>. A 404 must render whatever happens, so when
  * the dataset cannot be read at all it gets the defaults in code (lib/content/status-copy.ts).
  */
-export async function getNotFoundCopy(): Promise<NotFoundCopy & { title: string }> {
+export async function getNotFoundCopy(language?: string): Promise<NotFoundCopy & { title: string }> {
   let copy: NotFoundCopy;
   try {
-    copy = (await getSettings()).notFound;
+    copy = (await getSettings(language ?? (await getSiteLanguages()).defaultLanguage)).notFound;
   } catch (error) {
     console.error('content: the 404 page falls back to its default words', error);
     copy = NOT_FOUND_DEFAULTS;

@@ -1,16 +1,23 @@
 import 'server-only';
 
-import { HAND_EDIT_IDENTITY } from '@school-site/content-lake';
-import { isPublishedId } from '@school-site/content-lake';
-import { newId } from '@school-site/content-lake';
-import { createHandler, type LakeHandler } from '@school-site/content-lake';
-import type { Validate } from '@school-site/content-lake';
-import { Lake } from '@school-site/content-lake';
-import { LAKE_PATH, localLakeFiles, LOCAL_PROJECT } from '@school-site/content-lake';
-import { Presence } from '@school-site/content-lake';
-import { userNamed } from '@school-site/content-lake';
+import {
+  HAND_EDIT_IDENTITY,
+  isPublishedId,
+  newId,
+  createHandler,
+  type LakeHandler,
+  type Validate,
+  Lake,
+  LAKE_PATH,
+  localLakeFiles,
+  LOCAL_PROJECT,
+  Presence,
+  userNamed,
+} from '@school-site/content-lake';
 import { contentFile, dataDir } from '@/lib/env/server';
 
+import { serveLanguages } from '@/lib/shared/language-gate';
+import { toSiteLanguages } from '@/lib/shared/languages';
 import { plainTextRefusals } from '@/lib/shared/plain-text';
 import { followPolicy } from '@/lib/policy/policy-follow';
 import { isRecordId, POLICY_ID } from '@/lib/policy/policy-record';
@@ -87,6 +94,9 @@ async function open(): Promise<Local> {
     user,
     onCommit: ({ changes, identity }) => {
       expireContent(changes.filter(({ id }) => isPublishedId(id)).map(({ before, after }) => (after ?? before)!._type));
+      // The languages served (proxy.ts) are the published settings', as of this commit.
+      const settings = changes.find(({ id }) => id === 'siteSettings')?.after;
+      if (settings) serveLanguages(toSiteLanguages(settings as Parameters<typeof toSiteLanguages>[0]));
       if (changes.some(({ id }) => FOLLOWED.has(id) || isRecordId(id)))
         followPolicy(scheduleOf(lake.dataset.documents())).catch((error: unknown) =>
           console.error('content lake: the policy clock and notices could not follow a publish', error),

@@ -5,14 +5,24 @@ import type { Metadata } from 'next';
 import { siteUrl } from '@/lib/env/public';
 import { ROUTES, type PublicPath } from '@/lib/shared/public-pages';
 
-import { getLandingPage, getNotFoundCopy, getPolicyVersions, getPrivacyPolicy, getSettings, getSupportPage } from './index';
+import { localePath } from '@/lib/shared/languages';
+
+import {
+  getLandingPage,
+  getNotFoundCopy,
+  getPolicyVersions,
+  getPrivacyPolicy,
+  getSettings,
+  getSiteLanguages,
+  getSupportPage,
+} from './index';
 import type { PageMeta } from '@/lib/shared/view-fields';
 
 /** The site's share image (app/(site)/share-image/route.tsx), the size link previews expect. */
 export const SHARE_IMAGE = { path: '/share-image', size: { width: 1200, height: 630 } } as const;
 
 /** The view each public page shows. */
-const PAGE_VIEWS: Record<PublicPath, () => Promise<{ meta: PageMeta }>> = {
+const PAGE_VIEWS: Record<PublicPath, (language: string) => Promise<{ meta: PageMeta }>> = {
   [ROUTES.home]: getLandingPage,
   [ROUTES.support]: getSupportPage,
   [ROUTES.privacy]: getPrivacyPolicy,
@@ -20,27 +30,40 @@ const PAGE_VIEWS: Record<PublicPath, () => Promise<{ meta: PageMeta }>> = {
 };
 
 /** A public page's <head>: its SEO title and description, and its canonical URL. */
-export async function pageMetadata(path: PublicPath): Promise<Metadata> {
-  return headMetadata((await PAGE_VIEWS[path]()).meta, path);
+export async function pageMetadata(path: PublicPath, language: string): Promise<Metadata> {
+  return headMetadata((await PAGE_VIEWS[path](language)).meta, path, language);
 }
 
-/** The <head> of the page at `path` (a public page, or one of the policy's versions). */
-export function headMetadata(meta: PageMeta, path: string): Metadata {
+/** The same page in every language of the site, by tag, and x-default (the default language's): for hreflang and the sitemap. */
+export async function pageAlternates(path: string): Promise<Record<string, string>> {
+  const site = await getSiteLanguages();
+  const pairs: [string, string][] = [
+    ...site.languages.map(({ tag }): [string, string] => [tag, localePath(path, tag, site)]),
+    ['x-default', path],
+  ];
+  return Object.fromEntries(pairs);
+}
+
+/** The <head> of the page at `path` (a public page, or one of the policy's versions) in `language`. */
+export async function headMetadata(meta: PageMeta, path: string, language: string): Promise<Metadata> {
+  const site = await getSiteLanguages();
   return {
     // The home page's title stands alone; the others go into the layout's "… · product" template.
     title: path === ROUTES.home ? { absolute: meta.title } : meta.title,
     description: meta.description,
     alternates: {
-      canonical: path,
+      canonical: localePath(path, language, site),
+      // hreflang: this page in each language the site has.
+      languages: await pageAlternates(path),
       // Feed readers find the policy's feed from the policy and its versions.
-      ...(path.startsWith(ROUTES.privacy) ? { types: { 'application/atom+xml': ROUTES.feed } } : {}),
+      ...(path.startsWith(ROUTES.privacy) ? { types: { 'application/atom+xml': localePath(ROUTES.feed, language, site) } } : {}),
     },
   };
 }
 
 /** What every page of the site shares: the product name in titles and Open Graph, the description. */
-export async function siteMetadata(): Promise<Metadata> {
-  const { meta, chrome } = await getSettings();
+export async function siteMetadata(language: string): Promise<Metadata> {
+  const [{ meta, chrome }, site] = await Promise.all([getSettings(language), getSiteLanguages()]);
   return {
     metadataBase: new URL(siteUrl()),
     title: { default: meta.name, template: `%s · ${meta.name}` },
@@ -49,7 +72,8 @@ export async function siteMetadata(): Promise<Metadata> {
     openGraph: {
       siteName: meta.name,
       type: 'website',
-      images: [{ url: SHARE_IMAGE.path, ...SHARE_IMAGE.size, alt: chrome.shareImageAlt, type: 'image/png' }],
+      locale: language,
+      images: [{ url: localePath(SHARE_IMAGE.path, language, site), ...SHARE_IMAGE.size, alt: chrome.shareImageAlt, type: 'image/png' }],
     },
   };
 }

@@ -1,3 +1,4 @@
+import { localizeHref } from '@/lib/shared/languages';
 import { changesPath, ROUTES, versionPath } from '@/lib/shared/public-pages';
 
 import type { Schedule } from './version-views';
@@ -61,9 +62,9 @@ function entriesOf(schedule: Schedule, copy: VersionsCopy, announced: ReadonlySe
 export function toPolicyFeed(
   schedule: Schedule,
   copy: VersionsCopy,
-  { site, author, announced }: { site: string; author: string; announced: ReadonlySet<string> },
+  { site, author, announced, prefix = '' }: { site: string; author: string; announced: ReadonlySet<string>; prefix?: string },
 ): string {
-  const url = (path: string) => new URL(path, site).href;
+  const url = (path: string) => new URL(localizeHref(path, prefix), site).href;
   const entries = entriesOf(schedule, copy, announced)
     .sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0))
     .slice(0, FEED_ENTRIES);

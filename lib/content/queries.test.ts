@@ -42,13 +42,13 @@ function plainText(body: BlockContent | null | undefined): string {
 }
 
 const settingsOf = async (file = SEED, perspective: Perspective = 'published') =>
-  present(await queryDataset<SETTINGS_QUERY_RESULT>(file, SETTINGS_QUERY, {}, perspective), 'siteSettings');
+  present(await queryDataset<SETTINGS_QUERY_RESULT>(file, SETTINGS_QUERY, { language: 'en' }, perspective), 'siteSettings');
 const landingOf = async (file = SEED, perspective: Perspective = 'published') =>
-  present(await queryDataset<LANDING_PAGE_QUERY_RESULT>(file, LANDING_PAGE_QUERY, {}, perspective), 'landingPage');
+  present(await queryDataset<LANDING_PAGE_QUERY_RESULT>(file, LANDING_PAGE_QUERY, { language: 'en' }, perspective), 'landingPage');
 const supportOf = async (file = SEED, perspective: Perspective = 'published') =>
-  present(await queryDataset<SUPPORT_PAGE_QUERY_RESULT>(file, SUPPORT_PAGE_QUERY, {}, perspective), 'supportPage');
+  present(await queryDataset<SUPPORT_PAGE_QUERY_RESULT>(file, SUPPORT_PAGE_QUERY, { language: 'en' }, perspective), 'supportPage');
 const privacyOf = async (file = SEED, perspective: Perspective = 'published') =>
-  present(await queryDataset<PRIVACY_POLICY_QUERY_RESULT>(file, PRIVACY_POLICY_QUERY, {}, perspective), 'privacyPolicy');
+  present(await queryDataset<PRIVACY_POLICY_QUERY_RESULT>(file, PRIVACY_POLICY_QUERY, { language: 'en' }, perspective), 'privacyPolicy');
 
 describe('SETTINGS_QUERY over the seed', () => {
   it('returns the product name, description and the 3-mile radius', async () => {
@@ -278,7 +278,7 @@ describe('perspectives', () => {
   it('published: every query returns the published content and no draft is visible', async () => {
     expect(await queryDataset<number>(withDrafts, 'count(*[_id in path("drafts.**")])', {}, 'raw')).toBe(1);
     expect(await queryDataset<number>(withDrafts, 'count(*[_id in path("drafts.**")])', {}, 'published')).toBe(0);
-    expect(await queryDataset<number>(withDrafts, 'count(*[_type == "privacyPolicy"])', {}, 'published')).toBe(1);
+    expect(await queryDataset<number>(withDrafts, 'count(*[_type == "privacyPolicy" && !defined(language)])', {}, 'published')).toBe(1);
 
     expect((await privacyOf(withDrafts)).title).toBe('Privacy Policy');
     for (const [name, load] of [
@@ -293,7 +293,7 @@ describe('perspectives', () => {
 
   it('drafts: the draft takes the place of the published document, under its id', async () => {
     expect((await privacyOf(withDrafts, 'drafts')).title).toBe(DRAFT_TITLE);
-    expect(await queryDataset(withDrafts, '*[_type == "privacyPolicy"]{ _id, title }', {}, 'drafts')).toEqual([
+    expect(await queryDataset(withDrafts, '*[_type == "privacyPolicy" && !defined(language)]{ _id, title }', {}, 'drafts')).toEqual([
       { _id: 'privacyPolicy', title: DRAFT_TITLE },
     ]);
     // Documents without a draft read as published.

@@ -3,32 +3,48 @@ import { defineQuery } from 'groq';
 /**
  * Every GROQ query of the site. The hosted Sanity client and the embedded
  * groq-js source run these same strings; TypeGen derives the result types.
- * Singletons are matched by type, so the drafts perspective finds their drafts too.
+ * Singletons are matched by type, so the drafts perspective finds their drafts too. Each may have a
+ * translation per language: a document of the same type whose `language` is the tag. A page in language
+ * $language reads its translation, and the default language's document where there is none.
  */
 
-export const SETTINGS_QUERY = defineQuery(`*[_type == "siteSettings"][0]{
-  productName,
-  description,
+/** The site's languages: which it has, the default, and the one whose text of the policy governs. */
+export const LANGUAGES_QUERY = defineQuery(
+  `*[_type == "siteSettings" && !defined(language)][0]{ languages[]{ tag, name, direction }, defaultLanguage, governingLanguage }`,
+);
+
+/** The settings are the default document's; their words, the translation's where there is one. */
+export const SETTINGS_QUERY = defineQuery(`*[_type == "siteSettings" && !defined(language)][0]{
   radiusMiles,
   appStoreUrl,
-  appStoreFallback,
   playStoreUrl,
-  playStoreFallback,
-  headerLinks[]{ _key, label, href },
-  footerColumns[]{ _key, title, links[]{ _key, label, href } },
-  supportHours,
-  replyTime,
-  chrome,
-  notFound,
-  errorPage,
-  formMessages,
-  fieldNames
+  languages[]{ tag, name, direction },
+  defaultLanguage,
+  governingLanguage,
+  ...coalesce(*[_type == "siteSettings" && language == $language][0], @){
+    productName,
+    description,
+    appStoreFallback,
+    playStoreFallback,
+    headerLinks[]{ _key, label, href },
+    footerColumns[]{ _key, title, links[]{ _key, label, href } },
+    supportHours,
+    replyTime,
+    chrome,
+    notFound,
+    errorPage,
+    formMessages,
+    fieldNames
+  }
 }`);
 
 /** The subscription's words (lib/forms/subscription-copy.ts): its pages, and the emails the senders write. */
-export const SUBSCRIPTION_COPY_QUERY = defineQuery(`*[_type == "siteSettings"][0]{ productName, subscription }`);
+export const SUBSCRIPTION_COPY_QUERY = defineQuery(
+  `coalesce(*[_type == "siteSettings" && language == $language][0], *[_type == "siteSettings" && !defined(language)][0]){ productName, subscription }`,
+);
 
-export const LANDING_PAGE_QUERY = defineQuery(`*[_type == "landingPage"][0]{
+export const LANDING_PAGE_QUERY =
+  defineQuery(`coalesce(*[_type == "landingPage" && language == $language][0], *[_type == "landingPage" && !defined(language)][0]){
   hero{ headline, text, appStoreLabel, playStoreLabel, scrollLabel },
   features{ heading, intro, cards[]{ _key, title, text, icon } },
   experience{ heading, intro, steps[]{ _key, title, text } },
@@ -37,7 +53,8 @@ export const LANDING_PAGE_QUERY = defineQuery(`*[_type == "landingPage"][0]{
   seo{ title, description }
 }`);
 
-export const SUPPORT_PAGE_QUERY = defineQuery(`*[_type == "supportPage"][0]{
+export const SUPPORT_PAGE_QUERY =
+  defineQuery(`coalesce(*[_type == "supportPage" && language == $language][0], *[_type == "supportPage" && !defined(language)][0]){
   heading,
   intro,
   cards[]{ _key, title, text, modalTitle, requestType },
@@ -52,7 +69,9 @@ export const SUPPORT_PAGE_QUERY = defineQuery(`*[_type == "supportPage"][0]{
 const RECORD = `_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))`;
 
 /** The policy, its versions pages' words, and the version before its own date (for the link to what changed). */
-export const PRIVACY_POLICY_QUERY = defineQuery(`*[_type == "privacyPolicy"][0]{
+export const PRIVACY_POLICY_QUERY =
+  defineQuery(`coalesce(*[_type == "privacyPolicy" && language == $language][0], *[_type == "privacyPolicy" && !defined(language)][0]){
+  "language": coalesce(language, ""),
   title,
   lastUpdated,
   lastUpdatedLabel,

@@ -45,7 +45,7 @@ export function markerPath(marker: ValidationMarker): string {
     .replace(/^\./, '');
 }
 
-type Doc = { _id: string; _type: string };
+type Doc = { _id: string; _type: string; language?: unknown };
 
 /**
  * What keeps each of `types` from rendering in `documents` (published documents): the singleton is
@@ -55,7 +55,8 @@ export async function problemsByType(documents: readonly Doc[], types: readonly 
   const problems = new Map<string, string[]>();
   for (const type of types) {
     const ofType = documents.filter((document) => document._type === type);
-    const found: string[] = ofType.length === 0 ? ['the document is missing'] : [];
+    // The default language's document: its translations render only beside it.
+    const found: string[] = ofType.some((document) => !('language' in document) || !document.language) ? [] : ['the document is missing'];
     for (const document of ofType) {
       const errors = (await validateContent(document as SanityDocument)).filter((marker) => marker.level === 'error');
       found.push(...errors.map((marker) => `${markerPath(marker) || '(document)'}: ${marker.message}`));

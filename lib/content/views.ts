@@ -35,6 +35,8 @@ export function toSettingsView(settings: SettingsResult) {
   const { chrome, notFound, errorPage } = settings;
   return {
     productName: text(settings.productName),
+    // The home page, as every page links to it (in a language, under its prefix).
+    home: { href: ROUTES.home },
     meta: { name: clean(settings.productName), description: cleanOrNull(settings.description) ?? undefined },
     headerLinks: links(settings.headerLinks),
     footerColumns: (settings.footerColumns ?? []).map((column) => ({
@@ -45,7 +47,7 @@ export function toSettingsView(settings: SettingsResult) {
     supportHours: text(settings.supportHours),
     replyTime: text(settings.replyTime),
     chrome: {
-      ...texts(chrome, ['skipLink', 'rightsReserved', 'backHome']),
+      ...texts(chrome, ['skipLink', 'languageNav', 'rightsReserved', 'backHome']),
       // The share image's alt text, in the page's metadata.
       shareImageAlt: clean(chrome?.shareImageAlt),
     },
@@ -154,9 +156,12 @@ export const policySections = (sections: PrivacyResult['sections'], settings: Se
  * the version of the record in effect today (policy-schedule.ts) with the policy's own words around it.
  */
 export type PolicyShown = {
-  version: Pick<PrivacyResult, 'title' | 'summary' | 'sections'> & { date: string | null };
+  /** The record's text of the version in effect; without it, the document's own (a translation of that version). */
+  version?: Pick<PrivacyResult, 'title' | 'summary' | 'sections'> & { date: string | null };
   previousDate: string | null;
   upcoming: UpcomingView | null;
+  /** A translation exists, but of another version: the governing text is shown, and says so. */
+  translationPending?: boolean;
 };
 
 export function toPrivacyView(result: PrivacyResult, settings: SettingsResult, shown?: PolicyShown) {
@@ -176,6 +181,7 @@ export function toPrivacyView(result: PrivacyResult, settings: SettingsResult, s
     changesLink: date && previousDate ? { label: versions.changesLink, href: changesPath(date) } : null,
     sections: policySections(sections, settings),
     upcoming: shown?.upcoming ?? null,
+    translationPending: shown?.translationPending ? versions.translationPending : null,
     versions,
   };
 }

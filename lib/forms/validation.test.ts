@@ -8,14 +8,25 @@ describe('validateSupportRequest', () => {
   it('accepts a complete request and trims every field', () => {
     expect(validateSupportRequest({ ...valid, email: '  student@example.edu ', subject: ' App crashes\n' })).toEqual({
       ok: true,
-      value: valid,
+      value: { ...valid, language: null },
     });
+  });
+
+  it("keeps the page's language when it is a tag, and nothing else", () => {
+    for (const [language, kept] of [
+      ['es', 'es'],
+      ['zh-Hant', 'zh-Hant'],
+      ['ES', null],
+      ['es; drop table', null],
+      ['', null],
+    ] as const)
+      expect(validateSupportRequest({ ...valid, language }), language).toEqual({ ok: true, value: { ...valid, language: kept } });
   });
 
   it('reads FormData the same way as plain objects', () => {
     const form = new FormData();
     for (const [key, value] of Object.entries(valid)) form.set(key, value);
-    expect(validateSupportRequest(form)).toEqual({ ok: true, value: valid });
+    expect(validateSupportRequest(form)).toEqual({ ok: true, value: { ...valid, language: null } });
   });
 
   it.each(['email', 'subject', 'message', 'type'] as const)('asks to fill in all fields when %s is empty or blank', (field) => {
@@ -88,7 +99,10 @@ describe('validateSupportRequest', () => {
   it.each(INVISIBLE.filter((character) => character !== '\ufeff'))('keeps %j in the subject and message verbatim', (character) => {
     const subject = `Sub${character}ject`;
     const message = `Mes${character}sage`;
-    expect(validateSupportRequest({ ...valid, subject, message })).toEqual({ ok: true, value: { ...valid, subject, message } });
+    expect(validateSupportRequest({ ...valid, subject, message })).toEqual({
+      ok: true,
+      value: { ...valid, subject, message, language: null },
+    });
   });
 
   it('accepts international addresses: letters of any script are not invisible', () => {

@@ -5,11 +5,14 @@
  */
 
 import type { FieldName, FormMessage } from './messages';
+import { isLanguageTag } from '@/lib/shared/languages';
+
 import { isRequestType, type RequestType } from './request-types';
 
 export const LIMITS = { email: 254, subject: 200, message: 5000 } as const satisfies Record<FieldName, number>;
 
-export type SupportRequest = { email: string; subject: string; message: string; type: RequestType };
+/** `language`: the tag of the page the request came from, when the form said one. */
+export type SupportRequest = { email: string; subject: string; message: string; type: RequestType; language: string | null };
 export type Validated<T> = { ok: true; value: T } | { ok: false; message: FormMessage };
 
 // One address, no spaces or line breaks (which would also allow header injection), a dot in the domain.
@@ -61,7 +64,8 @@ export function validateSupportRequest(source: FieldSource): Validated<SupportRe
   if (hasNul(email, subject, message)) return { ok: false, message: { code: 'unsupported' } };
   const problem = checkEmail(email) ?? tooLong('subject', subject) ?? tooLong('message', message);
   if (problem) return { ok: false, message: problem };
-  return { ok: true, value: { email, subject, message, type } };
+  const language = field(source, LANGUAGE_FIELD);
+  return { ok: true, value: { email, subject, message, type, language: isLanguageTag(language) ? language : null } };
 }
 
 export function validateSubscriber(source: FieldSource): Validated<{ email: string }> {
@@ -76,6 +80,9 @@ export const isToken = (value: string): boolean => /^[A-Za-z0-9_-]{43}$/.test(va
 
 /** Bots fill every input; people never see this one. */
 export const HONEYPOT_FIELD = 'website';
+
+/** The hidden field with the page's language (a BCP 47 tag); anything else is not recorded. */
+export const LANGUAGE_FIELD = 'language';
 export const isBot = (source: FieldSource): boolean => field(source, HONEYPOT_FIELD) !== '';
 
 /** The browser's key for one opened form (request-dialog.tsx); the database stores a repeat of it once. */

@@ -17,7 +17,12 @@ let client: ReturnType<typeof createSanityClient> | undefined;
 async function readCopy(): Promise<MailCopy> {
   // The site's Sanity client (the hosted project, or the local lake in this process), outside any request:
   // published words, without Live or draft mode, which only a request has.
-  const result = await (client ??= createSanityClient()).fetch(SUBSCRIPTION_COPY_QUERY, {}, { perspective: 'published', stega: false });
+  // The default language's words: the emails are written in it.
+  const result = await (client ??= createSanityClient()).fetch(
+    SUBSCRIPTION_COPY_QUERY,
+    { language: '' },
+    { perspective: 'published', stega: false },
+  );
   if (!result?.subscription) throw new Error('Site settings have no Subscription texts: the emails cannot be written');
   return { productName: result.productName ?? '', words: toSubscriptionCopy(result) };
 }

@@ -44,6 +44,7 @@ const KEYS = [
   'feedAnnounced',
   'feedInEffect',
   'feedWithdrawn',
+  'translationPending',
 ] as const;
 
 export type VersionsCopy = Record<(typeof KEYS)[number], string>;

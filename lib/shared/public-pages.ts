@@ -19,6 +19,12 @@ export const ROUTES = {
   oneClick: '/subscription/unsubscribe/one-click',
 } as const;
 
+/**
+ * The site's paths in the default language, as next.config.ts rewrites them to its route segment: every
+ * page and route under app/(site)/[lang] (a new top-level path there needs its line here).
+ */
+export const DEFAULT_LANGUAGE_PATHS = ['/', '/support', '/privacy', '/privacy/:path*', '/subscription/:path*', '/share-image'];
+
 /** The page of what following a link of the emails came to (lib/forms/form-state.ts LINK_RESULTS). */
 export const linkResultPath = (result: string) => `${ROUTES.subscription}/${result}`;
 

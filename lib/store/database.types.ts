@@ -28,6 +28,7 @@ export type Database = {
           created_at: string;
           email: string;
           id: string;
+          language: string;
           message: string;
           repeat_window: number | null;
           status: string;
@@ -37,6 +38,7 @@ export type Database = {
         };
         Insert: {
           email: string;
+          language?: string;
           message: string;
           subject: string;
           submission_key?: string | null;

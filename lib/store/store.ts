@@ -14,6 +14,8 @@ type SupportRequestInput = {
   subject: string;
   message: string;
   type: RequestType;
+  /** The tag of the page it came from; the column keeps its default ("en") without one. */
+  language?: string | null;
   submissionKey?: string | null;
   clientKey?: string | null;
 };
@@ -47,12 +49,21 @@ const isUniqueViolation = (error: unknown) => (error as { code?: unknown } | nul
  * A repeat of a stored request resolves too and stores nothing (and uses no quota): the database's
  * trigger skips it, or, when two copies race, its unique index refuses the second.
  */
-export async function saveSupportRequest({ email, subject, message, type, submissionKey, clientKey }: SupportRequestInput): Promise<void> {
+export async function saveSupportRequest({
+  email,
+  subject,
+  message,
+  type,
+  language,
+  submissionKey,
+  clientKey,
+}: SupportRequestInput): Promise<void> {
   const row: TableInsert<'support_requests'> = {
     email,
     subject,
     message,
     type,
+    ...(language ? { language } : {}),
     ...(submissionKey ? { submission_key: submissionKey } : {}),
   };
   await write('support_requests', row, clientKey ?? null, isUniqueViolation);

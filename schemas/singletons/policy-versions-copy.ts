@@ -52,5 +52,12 @@ export const policyVersionsCopy = copyGroup(
     copyField('feedAnnounced', { title: 'Feed entry: a version announced', max: 100, tokens: DATES }),
     copyField('feedInEffect', { title: 'Feed entry: a version in effect', max: 100, tokens: DATES }),
     copyField('feedWithdrawn', { title: 'Feed entry: an announced version withdrawn', max: 100, tokens: DATES }),
+    copyField('translationPending', {
+      title: 'Line when this translation is of an earlier version',
+      description:
+        "Above the governing text, on a translation whose version is no longer in effect: written in this translation's language.",
+      max: 200,
+      multiline: true,
+    }),
   ],
 );

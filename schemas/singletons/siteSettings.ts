@@ -3,6 +3,7 @@ import { defineArrayMember, defineField, defineType } from 'sanity';
 import { FIELD_NAMES, MESSAGE_CODES, MESSAGE_TOKENS, type FieldName, type MessageCode } from '@/lib/forms/messages';
 
 import { copyField, copyGroup } from '../fields';
+import { siteLanguageFields } from '../languages';
 import { policyNoticeSettings } from './policy-notice-settings';
 import { subscriptionCopy } from './subscription-copy';
 
@@ -94,8 +95,10 @@ export const siteSettings = defineType({
       validation: (rule) => rule.required().max(160),
     }),
     ...policyNoticeSettings,
+    ...siteLanguageFields,
     copyGroup('chrome', 'Every page', 'Texts around the pages: the skip link, the footer, the way back, the share image.', [
       copyField('skipLink', { title: 'Skip link (keyboard users)', max: 40 }),
+      copyField('languageNav', { title: 'Name of the list of languages (screen readers)', max: 40 }),
       copyField('rightsReserved', { title: 'Rights line', description: 'After "© <year> <product name>." in the footer.', max: 80 }),
       copyField('backHome', { title: 'Back to the home page (support and privacy pages)', max: 40 }),
       copyField('shareImageAlt', {

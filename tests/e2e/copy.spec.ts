@@ -47,6 +47,12 @@ const NOT_TEXT = new Set([
   'style',
   'listItem',
   'marks',
+  // The site's languages: tags and directions are identifiers (a language's name is text).
+  'language',
+  'tag',
+  'direction',
+  'defaultLanguage',
+  'governingLanguage',
 ]);
 
 function marked(value: unknown, key = ''): unknown {

@@ -1,5 +1,6 @@
 import { type APIResponse } from '@playwright/test';
 
+import { localePath } from '../../lib/shared/languages';
 import { PUBLIC_PAGES, PUBLIC_PATHS, ROUTES, type PublicPath } from '../../lib/shared/public-pages';
 import { readDataset, SEED_FILE, type Doc } from '../../testkit/dataset';
 import { expect, test } from '../../testkit/test';
@@ -145,11 +146,12 @@ test.describe('SEO', () => {
     });
   }
 
-  test('the sitemap lists exactly the public pages', async ({ request, baseURL }) => {
+  test("the sitemap lists exactly the public pages, in each of the seed's languages", async ({ request, baseURL }) => {
     const response = await get(request, '/sitemap.xml');
     expect(response.headers()['content-type']).toContain('xml');
     const locations = [...(await response.text()).matchAll(/<loc>\s*([^<\s]+)\s*<\/loc>/g)].map((match) => new URL(match[1]!).href);
-    expect(locations.sort()).toEqual(PUBLIC_PATHS.map((path) => new URL(path, siteOrigin(baseURL)).href).sort());
+    const pages = ['en', 'es'].flatMap((tag) => PUBLIC_PATHS.map((path) => localePath(path, tag, { defaultLanguage: 'en' })));
+    expect(locations.sort()).toEqual(pages.map((path) => new URL(path, siteOrigin(baseURL)).href).sort());
   });
 
   test('robots.txt keeps crawlers out of the Studio and points to the sitemap', async ({ request, baseURL }) => {

@@ -25,6 +25,8 @@ import { startContentLake, type ContentLake } from '@/testkit/content-lake/serve
  * answer each query over the same documents exactly as Sanity does, so neither drifts from the record.
  */
 
+/** The queries' parameters: the default language's page. */
+const PARAMS = { language: 'en' };
 const QUERIES = { SETTINGS_QUERY, LANDING_PAGE_QUERY, SUPPORT_PAGE_QUERY, PRIVACY_POLICY_QUERY, POLICY_VERSIONS_QUERY } as const;
 type QueryName = keyof typeof QUERIES;
 const nameOf = (query: string | null) => (Object.keys(QUERIES) as QueryName[]).find((name) => QUERIES[name] === query);
@@ -99,7 +101,7 @@ describe('hosted Sanity source', () => {
       const lake = await Lake.open({ documents: fixture.documents, access: { kind: 'local' } });
       const client = inProcessClient(async () => createHandler(lake, LAKE_PATH));
       expect(client.config()).toMatchObject({ projectId: 'local', dataset: 'production', apiHost: 'http://localhost:3000/api/lake' });
-      expect(await client.fetch(QUERIES[name])).toEqual(fixture.responses[name]);
+      expect(await client.fetch(QUERIES[name], PARAMS)).toEqual(fixture.responses[name]);
       lake.close();
     },
   );
@@ -128,8 +130,8 @@ describe('the local Content Lake', () => {
 
   it.each(Object.keys(QUERIES) as QueryName[])("answers the site's client for %s as Sanity does, with sync tags", async (name) => {
     const client = createSanityClient().withConfig({ apiHost: lake.apiHost, useProjectHostname: false, useCdn: false });
-    expect(await client.fetch(QUERIES[name])).toEqual(fixture.responses[name]);
-    const raw = await client.fetch(QUERIES[name], {}, { filterResponse: false });
+    expect(await client.fetch(QUERIES[name], PARAMS)).toEqual(fixture.responses[name]);
+    const raw = await client.fetch(QUERIES[name], PARAMS, { filterResponse: false });
     expect(raw.result).toEqual(fixture.responses[name]);
     expect(raw.syncTags).toEqual(expect.arrayContaining([expect.stringMatching(/^s1:/)]));
   });

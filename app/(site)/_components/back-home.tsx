@@ -1,8 +1,7 @@
-import { ROUTES } from '@/lib/shared/public-pages';
-
-export function BackHome({ label }: { label: string }) {
+/** The way back to the home page in the page's language (`href`: the settings view's home). */
+export function BackHome({ label, href }: { label: string; href: string }) {
   return (
-    <a href={ROUTES.home} className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
+    <a href={href} className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
       <span aria-hidden="true">←</span> {label}
     </a>
   );

@@ -1,5 +1,4 @@
 import type { SettingsView } from '@/lib/content/views';
-import { ROUTES } from '@/lib/shared/public-pages';
 
 import { SiteLink } from './site-link';
 
@@ -7,7 +6,7 @@ export function Header({ settings }: { settings: SettingsView }) {
   return (
     <header className="paint-whole sticky top-0 z-40 border-b border-gray-200 bg-white/95">
       <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-6 gap-y-2 px-4 py-3 sm:px-6">
-        <a href={ROUTES.home} className="text-xl font-bold tracking-tight text-brand-700">
+        <a href={settings.home.href} className="text-xl font-bold tracking-tight text-brand-700">
           {settings.productName}
         </a>
         <nav>

@@ -4,19 +4,20 @@ import type { ReactNode } from 'react';
 
 import { getSubscriptionCopy } from '@/lib/content';
 import { LINK_PAGE_WORDS, type LinkKind } from '@/lib/forms/subscription-copy';
-import { linkResultPath, ROUTES, TOKEN_PARAM } from '@/lib/shared/public-pages';
+import { linkResultPath, TOKEN_PARAM } from '@/lib/shared/public-pages';
 import { isToken } from '@/lib/forms/validation';
 
 import { secondaryAction } from '../../_components/status-page';
 import { LinkForm } from './link-form';
+import { pageLanguage, type LanguageParams } from './page-language';
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 /** The subscription's pages are for their one reader: kept out of search engines, their links not followed. */
 export const NOT_INDEXED: Metadata['robots'] = { index: false, follow: false };
 
-export async function linkPageMetadata(kind: LinkKind): Promise<Metadata> {
-  const copy = await getSubscriptionCopy();
+export async function linkPageMetadata(kind: LinkKind, props: LanguageParams): Promise<Metadata> {
+  const copy = await getSubscriptionCopy((await pageLanguage(props)).tag);
   return { title: copy[LINK_PAGE_WORDS[kind].heading], robots: NOT_INDEXED };
 }
 
@@ -34,8 +35,8 @@ export function SubscriptionFrame({ heading, text, children }: { heading: string
 }
 
 /** The way back from an answer. */
-export const HomeButton = ({ label }: { label: string }) => (
-  <a href={ROUTES.home} className={`mt-8 inline-block ${secondaryAction}`}>
+export const HomeButton = ({ label, href }: { label: string; href: string }) => (
+  <a href={href} className={`mt-8 inline-block ${secondaryAction}`}>
     {label}
   </a>
 );
@@ -44,8 +45,8 @@ export const HomeButton = ({ label }: { label: string }) => (
  * The page a link opens, read per request with its token in it (no page is kept per token) and sent
  * whole; a token the database could not have made is answered at once, without a button.
  */
-export async function LinkPage({ kind, searchParams }: { kind: LinkKind; searchParams: SearchParams }) {
-  const [params, copy] = await Promise.all([searchParams, getSubscriptionCopy()]);
+export async function LinkPage({ kind, searchParams, language }: { kind: LinkKind; searchParams: SearchParams; language: string }) {
+  const [params, copy] = await Promise.all([searchParams, getSubscriptionCopy(language)]);
   const token = params[TOKEN_PARAM];
   if (typeof token !== 'string' || !isToken(token)) redirect(linkResultPath('invalid'));
   const words = LINK_PAGE_WORDS[kind];

@@ -20,6 +20,16 @@ export function SiteNotice({ notice }: { notice: SiteNoticeView | null }) {
   );
 }
 
+/** On a translation of an earlier version: the governing text follows, and this line says so in the reader's language. */
+export function TranslationPending({ line }: { line: string | null }) {
+  if (!line) return null;
+  return (
+    <p role="note" className="mt-6 rounded-xl border border-brand-200 bg-brand-50 p-4 text-ink">
+      {line}
+    </p>
+  );
+}
+
 /** At the top of /privacy meanwhile: when the new version takes effect, what it changes, and where to read it. */
 export function UpcomingNotice({ notice }: { notice: UpcomingView | null }) {
   if (!notice) return null;

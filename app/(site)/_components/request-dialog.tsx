@@ -6,7 +6,7 @@ import type { SupportPageView } from '@/lib/content/views';
 import type { RequestFields } from '@/lib/forms/form-state';
 import { messageText, type MessageCopy } from '@/lib/forms/messages';
 import type { RequestType } from '@/lib/forms/request-types';
-import { HONEYPOT_FIELD, SUBMISSION_KEY_FIELD } from '@/lib/forms/validation';
+import { HONEYPOT_FIELD, LANGUAGE_FIELD, SUBMISSION_KEY_FIELD } from '@/lib/forms/validation';
 
 import { useRequestForm } from './use-request-form';
 
@@ -23,7 +23,8 @@ type Props = {
   copy: RequestFormCopy;
 };
 
-export type RequestFormCopy = { form: SupportPageView['form']; messages: MessageCopy };
+/** `page`: the support page the form is on, in its language (the request records the language). */
+export type RequestFormCopy = { form: SupportPageView['form']; messages: MessageCopy; page: { language: string; path: string } };
 type Labels = RequestFormCopy['form'];
 
 const INPUTS = [
@@ -39,11 +40,11 @@ const inputClass =
  * Escape closes (not while sending). Without JavaScript the dialog opens as the link target and the
  * form posts to the same server action (use-request-form.ts).
  */
-export function RequestDialog({ ref, dialogId, title, type, copy: { form: labels, messages } }: Props) {
+export function RequestDialog({ ref, dialogId, title, type, copy: { form: labels, messages, page } }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
   useImperativeHandle(ref, () => dialog.current!, []);
   const close = useCallback(() => dialog.current?.close(), []);
-  const { state, formAction, pending, submissionKey } = useRequestForm(dialogId);
+  const { state, formAction, pending, submissionKey } = useRequestForm(dialogId, page.path);
   const ids = useId();
   const error = !pending && state.status === 'error' ? state.message : null;
   const sent = !pending && state.status === 'success';
@@ -71,6 +72,7 @@ export function RequestDialog({ ref, dialogId, title, type, copy: { form: labels
           {title}
         </h2>
         <input type="hidden" name="type" value={type} />
+        <input type="hidden" name={LANGUAGE_FIELD} value={page.language} />
         {submissionKey ? <input type="hidden" name={SUBMISSION_KEY_FIELD} value={submissionKey} /> : null}
         <FormFields labels={labels} typed={state.status === 'error' ? state.fields : undefined} />
         <p role="status" aria-live="polite" className="mt-4 min-h-6 text-sm">

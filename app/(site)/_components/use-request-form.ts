@@ -2,7 +2,6 @@
 
 import { useActionState, useEffect, useState } from 'react';
 
-import { ROUTES } from '@/lib/shared/public-pages';
 import { submitSupportRequest } from '@/lib/support/actions';
 import { IDLE, requestFields, type FormState, type RequestFields } from '@/lib/forms/form-state';
 import { FAILED } from '@/lib/forms/messages';
@@ -45,7 +44,7 @@ async function sendFromPage(_previous: State, formData: FormData): Promise<State
  * hook runs `sendFromPage`. On every answer React resets the form to its default values, which hold
  * what the visitor typed after a failure and nothing after a success (the spec's reset).
  */
-export function useRequestForm(dialogId: string) {
+export function useRequestForm(dialogId: string, pagePath: string) {
   // One key per opened form, minted in the browser: /support is one prerendered page for everyone, so
   // a key in its HTML would merge different visitors. The card mounts a fresh dialog after every close,
   // and a success mints a new one, so only a repeat (double click, retry after a failure) shares a key.
@@ -53,7 +52,7 @@ export function useRequestForm(dialogId: string) {
   const [state, formAction, pending] = useActionState<State, FormData>(
     submissionKey ? sendFromPage : submitSupportRequest,
     IDLE,
-    `${ROUTES.support}#${dialogId}`,
+    `${pagePath}#${dialogId}`,
   );
   // A value only the browser may have (minted during render it would be in the prerendered HTML too):
   // set after hydration, and again after a success, since what the form sends next is a new request.

@@ -1,5 +1,6 @@
 import { after } from 'next/server';
 
+import { readServedLanguages } from '@/lib/content/languages';
 import { readFollowedPolicy } from '@/lib/content/read-policy';
 import { followPolicy } from '@/lib/policy/policy-follow';
 import { POLICY_ID } from '@/lib/policy/policy-record';
@@ -51,6 +52,11 @@ export async function POST(request: Request) {
     if (recorded.startsWith('not recorded')) console.error(`POST /api/revalidate: policy version ${recorded}`);
   }
   const revalidated = revalidateContent([result.type]);
+  // The languages served (proxy.ts) follow a publish of the settings at once.
+  if (result.type === 'siteSettings')
+    after(() =>
+      readServedLanguages().catch((error: unknown) => console.error('POST /api/revalidate: the languages could not be read', error)),
+    );
   // The clock for the next version's day and the notices follow the record and the settings it reads.
   if (revalidated.includes('privacyPolicy') || result.type === 'siteSettings')
     after(() =>

@@ -1,0 +1,128 @@
+import { getLandingPage, getSettings } from '@/lib/content';
+import type { LandingPageView, SettingsView } from '@/lib/content/views';
+import { pageMetadata } from '@/lib/content/metadata';
+import { ROUTES } from '@/lib/shared/public-pages';
+
+import { FaqSection } from '../_components/faq-section';
+import { Icon } from '../_components/icons';
+import { SectionHeading } from '../_components/section-heading';
+import { LanguageLinks } from '../_components/language-links';
+import { pageLanguage, type LanguageParams } from '../_components/page-language';
+import { SubscribeForm } from '../_components/subscribe-form';
+
+export async function generateMetadata(props: LanguageParams) {
+  return pageMetadata(ROUTES.home, (await pageLanguage(props)).tag);
+}
+
+function StoreButton({ store: { href, label, fallback } }: { store: LandingPageView['hero']['stores'][number] }) {
+  const className = 'inline-flex min-w-40 items-center justify-center rounded-xl px-6 py-3 font-semibold shadow-sm';
+  if (!href) {
+    // No listing address: the label unlinked, and where to find the app instead (true whether or not it is listed).
+    return (
+      <span className={`${className} flex-col bg-white/15 text-white outline-1 outline-white/40`}>
+        <span>{label}</span>
+        <span className="text-xs font-normal">{fallback}</span>
+      </span>
+    );
+  }
+  return (
+    <a href={href} rel="noopener noreferrer" className={`${className} bg-white text-brand-700 hover:bg-brand-50`}>
+      {label}
+    </a>
+  );
+}
+
+function Hero({ hero }: { hero: LandingPageView['hero'] }) {
+  return (
+    <section className="paint-whole bg-hero text-white">
+      <div className="mx-auto flex max-w-4xl flex-col items-center px-4 py-20 text-center sm:px-6 sm:py-28">
+        <h1 className="text-4xl font-extrabold tracking-tight sm:text-6xl">{hero.headline}</h1>
+        <p className="mt-6 max-w-2xl text-lg text-brand-100 sm:text-xl">{hero.text}</p>
+        <div className="mt-10 flex flex-col gap-4 sm:flex-row">
+          {hero.stores.map((store) => (
+            <StoreButton key={store.key} store={store} />
+          ))}
+        </div>
+        {/* Circled by an outline-1 (app/globals.css says why): on keyboard focus, the browser's own focus indicator, as every link has. */}
+        <a
+          href="#features"
+          aria-label={hero.scrollLabel}
+          className="mt-14 inline-flex h-12 w-12 items-center justify-center rounded-full outline-1 outline-white/50 hover:bg-white/10 focus-visible:[outline:revert]"
+        >
+          <Icon name="arrowDown" className="h-6 w-6" />
+        </a>
+      </div>
+    </section>
+  );
+}
+
+function Features({ features }: { features: LandingPageView['features'] }) {
+  return (
+    <section id="features" aria-labelledby="features-heading" className="below-fold mx-auto max-w-6xl px-4 py-20 sm:px-6">
+      <SectionHeading id="features-heading" heading={features.heading} intro={features.intro} />
+      <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+        {features.cards.map((card) => (
+          <li key={card._key} className="rounded-2xl border border-gray-200 p-6 shadow-sm">
+            <Icon name={card.icon} className="h-10 w-10 rounded-lg bg-brand-50 p-2 text-brand-700" />
+            <h3 className="mt-4 text-lg font-semibold text-ink">{card.title}</h3>
+            <p className="mt-2 text-muted">{card.text}</p>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function Experience({ experience }: { experience: LandingPageView['experience'] }) {
+  return (
+    <section id="experience" aria-labelledby="experience-heading" className="below-fold bg-gray-50">
+      <div className="mx-auto max-w-6xl px-4 py-20 sm:px-6">
+        <SectionHeading id="experience-heading" heading={experience.heading} intro={experience.intro} />
+        <ol className="mt-12 grid gap-6 md:grid-cols-3">
+          {experience.steps.map((step, index) => (
+            <li key={step._key} className="rounded-2xl bg-white p-6 shadow-sm">
+              <span
+                className="inline-flex h-8 w-8 items-center justify-center rounded-full bg-brand-600 text-sm font-bold text-white"
+                aria-hidden="true"
+              >
+                {index + 1}
+              </span>
+              <h3 className="mt-4 text-lg font-semibold text-ink">{step.title}</h3>
+              <p className="mt-2 text-muted">{step.text}</p>
+            </li>
+          ))}
+        </ol>
+      </div>
+    </section>
+  );
+}
+
+function StayUpdated({ stayUpdated, messages }: { stayUpdated: LandingPageView['stayUpdated']; messages: SettingsView['messages'] }) {
+  return (
+    <section id="stay-updated" aria-labelledby="stay-updated-heading" className="below-fold bg-brand-700 text-white">
+      <div className="mx-auto max-w-3xl px-4 py-16 text-center sm:px-6">
+        <h2 id="stay-updated-heading" className="text-3xl font-bold tracking-tight">
+          {stayUpdated.heading}
+        </h2>
+        <p className="mt-3 text-brand-100">{stayUpdated.text}</p>
+        <SubscribeForm copy={stayUpdated} messages={messages} />
+      </div>
+    </section>
+  );
+}
+
+export default async function HomePage(props: LanguageParams) {
+  const { tag } = await pageLanguage(props);
+  const [{ hero, features, experience, faq, stayUpdated }, settings] = await Promise.all([getLandingPage(tag), getSettings(tag)]);
+
+  return (
+    <>
+      <Hero hero={hero} />
+      <Features features={features} />
+      <Experience experience={experience} />
+      <FaqSection faq={faq} className="px-4 py-20 sm:px-6" />
+      <StayUpdated stayUpdated={stayUpdated} messages={settings.messages} />
+      <LanguageLinks path={ROUTES.home} current={tag} label={settings.chrome.languageNav} />
+    </>
+  );
+}

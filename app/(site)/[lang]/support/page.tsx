@@ -1,0 +1,54 @@
+import { getLocalPath, getSettings, getSupportPage } from '@/lib/content';
+import { pageMetadata } from '@/lib/content/metadata';
+import { ROUTES } from '@/lib/shared/public-pages';
+
+import { BackHome } from '../../_components/back-home';
+import { FaqSection } from '../../_components/faq-section';
+import { LanguageLinks } from '../../_components/language-links';
+import { pageLanguage, type LanguageParams } from '../../_components/page-language';
+import { SupportCards } from '../../_components/support-cards';
+
+export async function generateMetadata(props: LanguageParams) {
+  return pageMetadata(ROUTES.support, (await pageLanguage(props)).tag);
+}
+
+export default async function SupportPage(props: LanguageParams) {
+  const { tag } = await pageLanguage(props);
+  const [settings, page] = await Promise.all([getSettings(tag), getSupportPage(tag)]);
+
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6 sm:py-16">
+      <BackHome label={settings.chrome.backHome} href={settings.home.href} />
+      <div className="paint-whole mt-6 text-center">
+        <h1 className="text-4xl font-extrabold tracking-tight text-ink sm:text-5xl">{page.heading}</h1>
+        <p className="mx-auto mt-4 max-w-2xl text-lg text-muted">{page.intro}</p>
+      </div>
+
+      <div className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+        <SupportCards
+          cards={page.cards}
+          copy={{ form: page.form, messages: settings.messages, page: { language: tag, path: await getLocalPath(tag, ROUTES.support) } }}
+        />
+        <section aria-labelledby="contact-heading" className="rounded-2xl bg-brand-50 p-6">
+          <h2 id="contact-heading" className="text-lg font-semibold text-ink">
+            {page.contact.heading}
+          </h2>
+          <p className="mt-2 text-muted">{page.contact.text}</p>
+          <dl className="mt-4 flex flex-col gap-3 text-sm">
+            <div>
+              <dt className="font-semibold text-ink">{page.contact.replyTimeLabel}</dt>
+              <dd className="text-muted">{settings.replyTime}</dd>
+            </div>
+            <div>
+              <dt className="font-semibold text-ink">{page.contact.hoursLabel}</dt>
+              <dd className="text-muted">{settings.supportHours}</dd>
+            </div>
+          </dl>
+        </section>
+      </div>
+
+      <FaqSection faq={page.faq} className="mt-20" />
+      <LanguageLinks path={ROUTES.support} current={tag} label={settings.chrome.languageNav} />
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+import { isLanguageTag, type SiteLanguages } from './languages.ts';
+
+/**
+ * Which first segments of a path the site serves pages under, as this process last read the settings:
+ * proxy.ts answers any other segment with the 404 before a page renders, so no visitor can make the
+ * server render, or keep, a page per made-up path. State on globalThis: the proxy runs in a bundle of
+ * its own, and the server bundles that read the settings set it.
+ */
+
+type Served = { tags: ReadonlySet<string>; defaultLanguage: string };
+
+const KEY = Symbol.for('school-site.served-languages');
+const store = globalThis as typeof globalThis & { [KEY]?: Served };
+
+/** The settings as read now: each server read of the site's languages calls this. */
+export function serveLanguages({ languages, defaultLanguage }: SiteLanguages): void {
+  store[KEY] = { tags: new Set(languages.map(({ tag }) => tag)), defaultLanguage };
+}
+
+/**
+ * Whether a page may live under `segment`: never under anything but a tag, nor under the default
+ * language's own tag (its pages have no prefix); under a tag the settings list once they have been read.
+ * Before that, a tag passes and the page itself decides.
+ */
+export function mayServeLanguage(segment: string): boolean {
+  if (!isLanguageTag(segment)) return false;
+  const served = store[KEY];
+  return served === undefined || (served.tags.has(segment) && segment !== served.defaultLanguage);
+}

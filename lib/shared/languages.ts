@@ -1,0 +1,104 @@
+/**
+ * The site's languages are content (Site settings); these are the rules every side shares: what a
+ * language tag is, and where a page lives in each language. The default language has no prefix
+ * (/support); every other lives under its tag (/es/support).
+ */
+
+export type Direction = 'ltr' | 'rtl';
+export type Language = { tag: string; name: string; direction: Direction };
+
+/** The languages a site has: one is the default, one the language whose text of the policy governs. */
+export type SiteLanguages = { languages: readonly Language[]; defaultLanguage: string; governingLanguage: string };
+
+/** The route segment the default language's pages render under; next.config.ts rewrites the unprefixed paths to it. */
+export const DEFAULT_SEGMENT = '_default';
+
+/** At most this many: each is a set of pages, so the settings bound what a build and a server hold. */
+export const MAX_LANGUAGES = 50;
+
+/**
+ * A BCP 47 tag in its canonical spelling ("es", "es-MX", "zh-Hant", "ar"): what Intl makes of it, and no
+ * private use or extension. Another spelling ("ES", "es_mx") is not a tag of this site, so a path in it is
+ * not one of its pages.
+ */
+export function isLanguageTag(value: string): boolean {
+  if (!/^[a-z]{2,3}(?:-[A-Z][a-z]{3})?(?:-(?:[A-Z]{2}|\d{3}))?$/.test(value)) return false;
+  try {
+    return Intl.getCanonicalLocales(value)[0] === value;
+  } catch {
+    return false;
+  }
+}
+
+/** A path of the site (as ROUTES names it) in language `tag`. */
+export function localePath(path: string, tag: string, { defaultLanguage }: Pick<SiteLanguages, 'defaultLanguage'>): string {
+  if (tag === defaultLanguage) return path;
+  return path === '/' ? `/${tag}` : `/${tag}${path}`;
+}
+
+/** The language a route segment names: the default's for DEFAULT_SEGMENT, a listed one's own; null for any other. */
+export function languageOfSegment(segment: string, site: SiteLanguages): Language | null {
+  const tag = segment === DEFAULT_SEGMENT ? site.defaultLanguage : segment;
+  if (segment !== DEFAULT_SEGMENT && tag === site.defaultLanguage) return null;
+  return site.languages.find((language) => language.tag === tag) ?? null;
+}
+
+/** The route segment of language `tag`. */
+export const segmentOf = (tag: string, { defaultLanguage }: Pick<SiteLanguages, 'defaultLanguage'>) =>
+  tag === defaultLanguage ? DEFAULT_SEGMENT : tag;
+
+/** English, left to right: the site's language until Site settings list others. */
+const ENGLISH: Language = { tag: 'en', name: 'English', direction: 'ltr' };
+
+type LanguagesResult = {
+  languages?: { tag?: string | null; name?: string | null; direction?: string | null }[] | null;
+  defaultLanguage?: string | null;
+  governingLanguage?: string | null;
+} | null;
+
+/** Site settings' languages as the site uses them: only well-formed tags, each once, the default among them. */
+export function toSiteLanguages(result: LanguagesResult): SiteLanguages {
+  const seen = new Set<string>();
+  const languages = (result?.languages ?? []).slice(0, MAX_LANGUAGES).flatMap(({ tag, name, direction }) => {
+    if (!tag || !isLanguageTag(tag) || seen.has(tag)) return [];
+    seen.add(tag);
+    return [{ tag, name: name?.trim() || tag, direction: direction === 'rtl' ? 'rtl' : 'ltr' } as const];
+  });
+  const defaultLanguage =
+    result?.defaultLanguage && seen.has(result.defaultLanguage) ? result.defaultLanguage : (languages[0]?.tag ?? ENGLISH.tag);
+  const listed = languages.length > 0 ? languages : [ENGLISH];
+  const governingLanguage = result?.governingLanguage && seen.has(result.governingLanguage) ? result.governingLanguage : defaultLanguage;
+  return { languages: listed, defaultLanguage, governingLanguage };
+}
+
+/** What a page in language `tag` puts before its paths: nothing for the default language, "/<tag>" otherwise. */
+export const pathPrefix = (tag: string, { defaultLanguage }: Pick<SiteLanguages, 'defaultLanguage'>) =>
+  tag === defaultLanguage ? '' : `/${tag}`;
+
+/** A link of the site (a path from "/", with its query and fragment) under `prefix`; any other href as it is. */
+export function localizeHref(href: string, prefix: string): string {
+  if (!prefix || !href.startsWith('/') || href.startsWith('//')) return href;
+  const end = href.search(/[?#]/);
+  const path = end < 0 ? href : href.slice(0, end);
+  if (path === prefix || path.startsWith(`${prefix}/`)) return href;
+  return `${path === '/' ? prefix : `${prefix}${path}`}${end < 0 ? '' : href.slice(end)}`;
+}
+
+/**
+ * A view with every link of the site in it (each `href` that is a path, editors' links in the text
+ * included) under `prefix`: the views are written once, with the site's paths, for every language.
+ */
+export function withLocalHrefs<T>(view: T, prefix: string): T {
+  if (!prefix) return view;
+  const walk = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(walk);
+    if (value === null || typeof value !== 'object') return value;
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [
+        key,
+        key === 'href' && typeof item === 'string' ? localizeHref(item, prefix) : walk(item),
+      ]),
+    );
+  };
+  return walk(view) as T;
+}

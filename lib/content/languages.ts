@@ -25,8 +25,12 @@ export const getSiteLanguages = cache(async (): Promise<SiteLanguages> => {
  * after a publish of Site settings, so that a language added is served at once (proxy.ts).
  */
 export async function readServedLanguages(): Promise<void> {
-  serveLanguages(toSiteLanguages(await createSanityClient().fetch(LANGUAGES_QUERY, {}, { perspective: 'published', useCdn: false })));
+  const client = createSanityClient().withConfig({ useCdn: false, perspective: 'published', timeout: READ_TIMEOUT_MS });
+  serveLanguages(toSiteLanguages(await client.fetch(LANGUAGES_QUERY)));
 }
+
+/** How long a read of the languages at start or after a publish may take; until it answers, pages decide. */
+const READ_TIMEOUT_MS = 10_000;
 
 /** The language of a page's route segment; null when the site has no such language. */
 export const getPageLanguage = cache(async (segment: string) => languageOfSegment(segment, await getSiteLanguages()));

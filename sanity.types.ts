@@ -119,6 +119,19 @@ export type PrivacyPolicyVersion = {
     _type: 'replacedPolicyText';
     _key: string;
   }>;
+  translations?: Array<{
+    language?: string;
+    recordedAt?: string;
+    title?: string;
+    summary?: string;
+    sections?: Array<
+      {
+        _key: string;
+      } & PrivacySection
+    >;
+    _type: 'policyTranslation';
+    _key: string;
+  }>;
 };
 
 export type PrivacyPolicy = {
@@ -177,6 +190,8 @@ export type PrivacyPolicy = {
     feedInEffect?: string;
     feedWithdrawn?: string;
     translationPending?: string;
+    earlierTranslationLink?: string;
+    governingNote?: string;
   };
   language?: string;
 };
@@ -300,6 +315,7 @@ export type SiteSettings = {
   replyTime?: string;
   noticePeriodDays?: number;
   timeZone?: string;
+  announceBeforeTranslations?: boolean;
   languages?: Array<{
     tag?: string;
     name?: string;
@@ -807,6 +823,8 @@ export type PRIVACY_POLICY_QUERY_RESULT =
         feedInEffect?: string;
         feedWithdrawn?: string;
         translationPending?: string;
+        earlierTranslationLink?: string;
+        governingNote?: string;
       } | null;
       previousDate: string | null;
     }
@@ -864,6 +882,8 @@ export type PRIVACY_POLICY_QUERY_RESULT =
         feedInEffect?: string;
         feedWithdrawn?: string;
         translationPending?: string;
+        earlierTranslationLink?: string;
+        governingNote?: string;
       } | null;
       previousDate: string | null;
     }
@@ -883,29 +903,68 @@ export type POLICY_VERSIONS_QUERY_RESULT = Array<{
 
 // Source: lib/content/queries.ts
 // Variable: POLICY_VERSION_QUERY
-// Query: {  "version": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date == $date][0]{ date, title, summary, correctedAt, withdrawnAt, sections[]{ _key, heading, body } },  "previous": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < $date && !defined(withdrawnAt)] | order(date desc)[0]{ date, title, sections[]{ _key, heading, body } }}
+// Query: {  "version": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date == $date][0]{ date, title, summary, withdrawnAt, sections[]{ _key, heading, body }, publishedAt, correctedAt, "translation": translations[language == $language][0]{ title, summary, recordedAt, sections[]{ _key, heading, body } } },  "previous": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < $date && !defined(withdrawnAt)] | order(date desc)[0]{ date, title, summary, sections[]{ _key, heading, body }, publishedAt, correctedAt, "translation": translations[language == $language][0]{ title, summary, recordedAt, sections[]{ _key, heading, body } } },  "translated": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < $date && !defined(withdrawnAt) && count(translations[language == $language]) > 0] | order(date desc)[0...20]{ date, publishedAt, correctedAt, "translation": translations[language == $language][0]{ title, summary, recordedAt, sections[]{ _key, heading, body } } }}
 export type POLICY_VERSION_QUERY_RESULT = {
   version: {
     date: string | null;
     title: string | null;
     summary: string | null;
-    correctedAt: string | null;
     withdrawnAt: string | null;
     sections: Array<{
       _key: string;
       heading: string | null;
       body: BlockContent | null;
     }> | null;
+    publishedAt: string | null;
+    correctedAt: string | null;
+    translation: {
+      title: string | null;
+      summary: string | null;
+      recordedAt: string | null;
+      sections: Array<{
+        _key: string;
+        heading: string | null;
+        body: BlockContent | null;
+      }> | null;
+    } | null;
   } | null;
   previous: {
     date: string | null;
     title: string | null;
+    summary: string | null;
     sections: Array<{
       _key: string;
       heading: string | null;
       body: BlockContent | null;
     }> | null;
+    publishedAt: string | null;
+    correctedAt: string | null;
+    translation: {
+      title: string | null;
+      summary: string | null;
+      recordedAt: string | null;
+      sections: Array<{
+        _key: string;
+        heading: string | null;
+        body: BlockContent | null;
+      }> | null;
+    } | null;
   } | null;
+  translated: Array<{
+    date: string | null;
+    publishedAt: string | null;
+    correctedAt: string | null;
+    translation: {
+      title: string | null;
+      summary: string | null;
+      recordedAt: string | null;
+      sections: Array<{
+        _key: string;
+        heading: string | null;
+        body: BlockContent | null;
+      }> | null;
+    } | null;
+  }>;
 };
 
 // Source: lib/content/queries.ts
@@ -915,7 +974,7 @@ export type TIME_ZONE_QUERY_RESULT = null | string;
 
 // Source: lib/content/queries.ts
 // Variable: POLICY_RECORD_QUERY
-// Query: {  "policy": *[_type == "privacyPolicy" && _id == "privacyPolicy"][0],  "record": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))],  "settings": *[_id == "siteSettings"][0]{ timeZone, noticePeriodDays }}
+// Query: {  "policy": *[_type == "privacyPolicy" && _id == "privacyPolicy"][0],  "record": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))],  "translations": *[_type == "privacyPolicy" && defined(language) && !(_id in path("drafts.**")) && !(_id in path("versions.**"))],  "settings": *[_id == "siteSettings"][0]{ timeZone, noticePeriodDays, languages[]{ tag }, defaultLanguage, announceBeforeTranslations }}
 export type POLICY_RECORD_QUERY_RESULT = {
   policy: {
     _id: 'privacyPolicy';
@@ -973,6 +1032,8 @@ export type POLICY_RECORD_QUERY_RESULT = {
       feedInEffect?: string;
       feedWithdrawn?: string;
       translationPending?: string;
+      earlierTranslationLink?: string;
+      governingNote?: string;
     };
     language?: string;
   } | null;
@@ -1006,15 +1067,97 @@ export type POLICY_RECORD_QUERY_RESULT = {
       _type: 'replacedPolicyText';
       _key: string;
     }>;
+    translations?: Array<{
+      language?: string;
+      recordedAt?: string;
+      title?: string;
+      summary?: string;
+      sections?: Array<
+        {
+          _key: string;
+        } & PrivacySection
+      >;
+      _type: 'policyTranslation';
+      _key: string;
+    }>;
+  }>;
+  translations: Array<{
+    _id: string;
+    _type: 'privacyPolicy';
+    _createdAt: string;
+    _updatedAt: string;
+    _rev: string;
+    title?: string;
+    lastUpdated?: string;
+    materialChange?: boolean;
+    summary?: string;
+    lastUpdatedLabel?: string;
+    sections?: Array<
+      {
+        _key: string;
+      } & PrivacySection
+    >;
+    seo?: Seo;
+    versions?: {
+      earlierLink?: string;
+      summaryLabel?: string;
+      changesLink?: string;
+      listHeading?: string;
+      listIntro?: string;
+      listDescription?: string;
+      currentLabel?: string;
+      inEffectSince?: string;
+      inEffectRange?: string;
+      olderLink?: string;
+      newerLink?: string;
+      pageLabel?: string;
+      versionTitle?: string;
+      notice?: string;
+      currentLink?: string;
+      correctedLabel?: string;
+      changesHeading?: string;
+      changesIntro?: string;
+      addedSection?: string;
+      removedSection?: string;
+      unchangedSection?: string;
+      addedWords?: string;
+      removedWords?: string;
+      siteNotice?: string;
+      siteNoticeLink?: string;
+      upcomingNotice?: string;
+      upcomingLink?: string;
+      upcomingChangesLink?: string;
+      upcomingLabel?: string;
+      takesEffect?: string;
+      notYetNotice?: string;
+      withdrawnLabel?: string;
+      feedLink?: string;
+      feedTitle?: string;
+      feedAnnounced?: string;
+      feedInEffect?: string;
+      feedWithdrawn?: string;
+      translationPending?: string;
+      earlierTranslationLink?: string;
+      governingNote?: string;
+    };
+    language?: string;
   }>;
   settings:
     | {
         timeZone: null;
         noticePeriodDays: null;
+        languages: null;
+        defaultLanguage: null;
+        announceBeforeTranslations: null;
       }
     | {
         timeZone: string | null;
         noticePeriodDays: number | null;
+        languages: Array<{
+          tag: string | null;
+        }> | null;
+        defaultLanguage: string | null;
+        announceBeforeTranslations: boolean | null;
       }
     | null;
 };
@@ -1130,6 +1273,8 @@ export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
         feedInEffect?: string;
         feedWithdrawn?: string;
         translationPending?: string;
+        earlierTranslationLink?: string;
+        governingNote?: string;
       };
       language?: string;
     }
@@ -1161,6 +1306,19 @@ export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
           } & PrivacySection
         >;
         _type: 'replacedPolicyText';
+        _key: string;
+      }>;
+      translations?: Array<{
+        language?: string;
+        recordedAt?: string;
+        title?: string;
+        summary?: string;
+        sections?: Array<
+          {
+            _key: string;
+          } & PrivacySection
+        >;
+        _type: 'policyTranslation';
         _key: string;
       }>;
     }
@@ -1234,6 +1392,7 @@ export type DOCUMENTS_OF_TYPES_QUERY_RESULT = Array<
       replyTime?: string;
       noticePeriodDays?: number;
       timeZone?: string;
+      announceBeforeTranslations?: boolean;
       languages?: Array<{
         tag?: string;
         name?: string;
@@ -1367,9 +1526,9 @@ declare module '@sanity/client' {
     'coalesce(*[_type == "supportPage" && language == $language][0], *[_type == "supportPage" && !defined(language)][0]){\n  heading,\n  intro,\n  cards[]{ _key, title, text, modalTitle, requestType },\n  contact{ heading, text, replyTimeLabel, hoursLabel },\n  form,\n  faqHeading,\n  faq[]{ _key, question, answer },\n  seo{ title, description }\n}': SUPPORT_PAGE_QUERY_RESULT;
     'coalesce(*[_type == "privacyPolicy" && language == $language][0], *[_type == "privacyPolicy" && !defined(language)][0]){\n  "language": coalesce(language, ""),\n  title,\n  lastUpdated,\n  lastUpdatedLabel,\n  summary,\n  sections[]{ _key, heading, body },\n  seo{ title, description },\n  versions,\n  "previousDate": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < ^.lastUpdated] | order(date desc)[0].date\n}': PRIVACY_POLICY_QUERY_RESULT;
     '*[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(date desc){ date, summary, material, publishedAt, correctedAt, withdrawnAt }': POLICY_VERSIONS_QUERY_RESULT;
-    '{\n  "version": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date == $date][0]{ date, title, summary, correctedAt, withdrawnAt, sections[]{ _key, heading, body } },\n  "previous": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < $date && !defined(withdrawnAt)] | order(date desc)[0]{ date, title, sections[]{ _key, heading, body } }\n}': POLICY_VERSION_QUERY_RESULT;
+    '{\n  "version": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date == $date][0]{ date, title, summary, withdrawnAt, sections[]{ _key, heading, body }, publishedAt, correctedAt, "translation": translations[language == $language][0]{ title, summary, recordedAt, sections[]{ _key, heading, body } } },\n  "previous": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < $date && !defined(withdrawnAt)] | order(date desc)[0]{ date, title, summary, sections[]{ _key, heading, body }, publishedAt, correctedAt, "translation": translations[language == $language][0]{ title, summary, recordedAt, sections[]{ _key, heading, body } } },\n  "translated": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < $date && !defined(withdrawnAt) && count(translations[language == $language]) > 0] | order(date desc)[0...20]{ date, publishedAt, correctedAt, "translation": translations[language == $language][0]{ title, summary, recordedAt, sections[]{ _key, heading, body } } }\n}': POLICY_VERSION_QUERY_RESULT;
     '*[_id == "siteSettings"][0].timeZone': TIME_ZONE_QUERY_RESULT;
-    '{\n  "policy": *[_type == "privacyPolicy" && _id == "privacyPolicy"][0],\n  "record": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))],\n  "settings": *[_id == "siteSettings"][0]{ timeZone, noticePeriodDays }\n}': POLICY_RECORD_QUERY_RESULT;
+    '{\n  "policy": *[_type == "privacyPolicy" && _id == "privacyPolicy"][0],\n  "record": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))],\n  "translations": *[_type == "privacyPolicy" && defined(language) && !(_id in path("drafts.**")) && !(_id in path("versions.**"))],\n  "settings": *[_id == "siteSettings"][0]{ timeZone, noticePeriodDays, languages[]{ tag }, defaultLanguage, announceBeforeTranslations }\n}': POLICY_RECORD_QUERY_RESULT;
     '*[_type in $types && !(_id in path("drafts.**"))]': DOCUMENTS_OF_TYPES_QUERY_RESULT;
   }
 }

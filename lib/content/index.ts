@@ -28,6 +28,7 @@ import { getSiteLanguages, inLanguage } from './languages';
 import { dayIn, timeZoneOf } from '@/lib/shared/site-time';
 import { toVersionsCopy } from '@/lib/policy/version-copy';
 import { toChangesView, toVersionListView, toVersionView } from './version-views';
+import { earlierTranslation, languageLines, readerText } from './version-text';
 import { toSubscriptionCopy } from '@/lib/forms/subscription-copy';
 import { NOT_FOUND_DEFAULTS, type NotFoundCopy } from './status-copy';
 import { toLandingView, toPrivacyView, toSettingsView, toSupportView } from './views';
@@ -99,18 +100,15 @@ const getPolicySchedule = cache(async () => {
 export const getPrivacyPolicy = cache(async (language: string) => inLanguage(language, await privacyPolicy(language)));
 
 async function privacyPolicy(language: string) {
-  const [settings, page] = await Promise.all([settingsResult(language), policyResult(language)]);
+  const [settings, page, site] = await Promise.all([settingsResult(language), policyResult(language), getSiteLanguages()]);
   const { current, next } = await getPolicySchedule();
   if (!current || (await isPreview())) return toPrivacyView(page, settings);
-  const { version, previous } = await fetchRecord(POLICY_VERSION_QUERY, { date: current.date });
+  const { version, previous, translated } = await fetchRecord(POLICY_VERSION_QUERY, { date: current.date, language });
   if (!version) return toPrivacyView(page, settings);
   const upcoming = next ? toUpcomingView(next, toVersionsCopy(page.versions), true) : null;
-  // A translation is read as the policy only while it is of the version in effect; otherwise the governing
-  // text is, with a line saying the translation is not ready.
-  const translated = page.language !== '' && page.language === language;
-  if (translated && page.lastUpdated === current.date)
-    return toPrivacyView(page, settings, { previousDate: previous?.date ?? null, upcoming });
-  return toPrivacyView(page, settings, { version, previousDate: previous?.date ?? null, upcoming, translationPending: translated });
+  const shown = readerText(version, language === site.defaultLanguage);
+  const lines = languageLines(shown, toVersionsCopy(page.versions), earlierTranslation(translated));
+  return toPrivacyView(page, settings, { version: shown, previousDate: previous?.date ?? null, upcoming, lines });
 }
 
 /** The line every public page carries while a version is announced; null otherwise. */
@@ -135,15 +133,17 @@ export const getPolicyVersion = cache(async (language: string, value: string) =>
   const schedule = await getPolicySchedule();
   const at = versionAt(value, schedule);
   if (at.kind !== 'version') return at;
-  const [{ version, previous }, policy, settings] = await Promise.all([
-    fetchRecord(POLICY_VERSION_QUERY, { date: at.date }),
+  const [{ version, previous, translated }, policy, settings, site] = await Promise.all([
+    fetchRecord(POLICY_VERSION_QUERY, { date: at.date, language }),
     getPrivacyPolicy(language),
     settingsResult(language),
+    getSiteLanguages(),
   ]);
   if (!version) return { kind: 'not-found' } as const;
+  const shown = readerText(version, language === site.defaultLanguage);
   return {
     kind: 'version',
-    view: await inLanguage(language, toVersionView(version, previous !== null, schedule, policy, settings)),
+    view: await inLanguage(language, toVersionView(shown, previous !== null, schedule, policy, settings, earlierTranslation(translated))),
   } as const;
 });
 
@@ -151,13 +151,21 @@ export const getPolicyVersion = cache(async (language: string, value: string) =>
 export const getPolicyChanges = cache(async (language: string, value: string) => {
   const schedule = await getPolicySchedule();
   if (!isCalendarDate(value) || !schedule.dates.includes(value)) return null;
-  const [{ version, previous }, policy, settings] = await Promise.all([
-    fetchRecord(POLICY_VERSION_QUERY, { date: value }),
+  const [{ version, previous }, policy, settings, site] = await Promise.all([
+    fetchRecord(POLICY_VERSION_QUERY, { date: value, language }),
     getPrivacyPolicy(language),
     settingsResult(language),
+    getSiteLanguages(),
   ]);
   if (!version || !previous) return null;
-  return inLanguage(language, await changesView(version, previous, value === schedule.current?.date, policy.versions, settings));
+  // Both in the reader's language, or both in the default: a diff across languages says nothing.
+  const isDefault = language === site.defaultLanguage;
+  const [after, before] = [readerText(version, isDefault), readerText(previous, isDefault)];
+  const both = after.translated && before.translated;
+  return inLanguage(
+    language,
+    await changesView(both ? after : version, both ? before : previous, value === schedule.current?.date, policy.versions, settings),
+  );
 });
 
 /** The Atom feed of the versions and their announcements (policy-feed.ts). */

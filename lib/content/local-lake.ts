@@ -67,7 +67,11 @@ async function problemsOf(documents: { _id: string; _type: string }[], before: r
 const validate: Validate = async (doc, tx) => {
   if (!(CONTENT_TYPES as readonly string[]).includes(doc._type)) return [];
   const { problemsByType } = await import('./schema-check');
-  return [...((await problemsByType([doc], [doc._type])).get(doc._type) ?? []), ...plainTextRefusals(doc), ...recordProblems(doc, tx)];
+  return [
+    ...((await problemsByType([doc], [doc._type], false)).get(doc._type) ?? []),
+    ...plainTextRefusals(doc),
+    ...recordProblems(doc, tx, true),
+  ];
 };
 
 /** The documents whose publish the policy's followers must hear of (policy-follow.ts), besides the record itself. */

@@ -33,8 +33,8 @@ afterAll(async () => {
   await lake.stop();
 });
 
-/** A publish as Sanity makes it: the published policy with `set`. */
-const publish = (set: Record<string, unknown>) => lake.mutate([{ patch: { id: 'privacyPolicy', set } }]);
+/** A publish as Sanity makes it: the published policy (or its translation `id`) with `set`. */
+const publish = (set: Record<string, unknown>, id = 'privacyPolicy') => lake.mutate([{ patch: { id, set } }]);
 const stored = (date: string) => lake.documents().find((doc) => doc._id === versionId(date));
 
 describe("the publish webhook's record on a hosted project", () => {
@@ -77,11 +77,35 @@ describe("the publish webhook's record on a hosted project", () => {
     expect(await recordHostedPublish()).toBe(`added ${NEXT}`);
   });
 
-  it('a version announced ahead is recorded as material; an earlier day published then withdraws it, in one transaction', async () => {
+  it('a material change is announced only once every language has its text, and records each text with its version', async () => {
     await publish({ lastUpdated: AHEAD, materialChange: true });
-    expect(await recordHostedPublish()).toBe(`added ${AHEAD}`);
+    expect(await recordHostedPublish()).toBe(
+      `not recorded: A material change is announced in every language at once, and es has no text dated ${AHEAD} yet. Publish each translation with this date first, or all of them in one release (Site settings can allow announcing before).`,
+    );
+    expect(stored(AHEAD)).toBeUndefined();
+    await publish({ lastUpdated: AHEAD, title: 'Política de privacidad (nueva)' }, 'privacyPolicy-es');
+    expect(await recordHostedPublish()).toBe(`added ${AHEAD}, recorded the es text of ${AHEAD}`);
+    expect(stored(AHEAD)).toMatchObject({ translations: [{ language: 'es', title: 'Política de privacidad (nueva)' }] });
+    expect(await recordHostedPublish()).toBe('already recorded');
+  });
+
+  it("a correction leaves a translation out of date until it is published again; the record keeps each language's text", async () => {
+    await publish({ title: 'Privacy Policy (ahead, corrected)' });
+    expect(await recordHostedPublish()).toBe(`corrected ${AHEAD}`);
+    type Recorded = { correctedAt: string; translations: { recordedAt: string; title: string }[] };
+    const corrected = stored(AHEAD) as unknown as Recorded;
+    expect(corrected.translations[0]!.recordedAt < corrected.correctedAt).toBe(true);
+    await publish({ title: 'Política de privacidad (nueva, corregida)' }, 'privacyPolicy-es');
+    expect(await recordHostedPublish()).toBe(`recorded the es text of ${AHEAD}`);
+    const retranslated = stored(AHEAD) as unknown as Recorded;
+    expect(retranslated.translations[0]!.recordedAt >= retranslated.correctedAt).toBe(true);
+    expect(retranslated.translations.map(({ title }) => title)).toEqual(['Política de privacidad (nueva, corregida)']);
+    expect(stored('2026-11-22')).toMatchObject({ translations: [{ language: 'es', title: 'Política de privacidad' }] });
+  });
+
+  it('a version announced ahead is recorded as material; an earlier day published then withdraws it, in one transaction', async () => {
     expect(stored(AHEAD)).toMatchObject({ material: true });
-    await publish({ lastUpdated: NEXT, materialChange: false });
+    await publish({ lastUpdated: NEXT, materialChange: false, title: stored(NEXT)!.title });
     expect(await recordHostedPublish()).toBe(`withdrew ${AHEAD}`);
     expect(stored(AHEAD)).toMatchObject({ withdrawnAt: expect.any(String) });
     expect(stored(NEXT)).not.toHaveProperty('withdrawnAt');

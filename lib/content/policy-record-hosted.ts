@@ -5,8 +5,8 @@ import { createClient } from 'next-sanity';
 import { sanityClientOptions, sanityConfig } from '@/lib/env/public';
 import { sanityRecordToken } from '@/lib/env/server';
 
-import { versionsOf, type PolicyVersion } from '@/lib/policy/policy-record';
-import { policyClock, publishProblem, recordWrites } from '@/lib/policy/policy-schedule';
+import { translationIn, versionsOf, type Doc, type PolicyVersion } from '@/lib/policy/policy-record';
+import { mergeWrites, policyClock, publishProblem, recordWrites, translationWrites } from '@/lib/policy/policy-schedule';
 import { POLICY_RECORD_QUERY } from './queries';
 
 /** How long the webhook waits for hosted Sanity to read or write the record. */
@@ -24,16 +24,27 @@ export async function recordHostedPublish(): Promise<string> {
   const token = sanityRecordToken();
   if (!config || !token) return 'not recorded: SANITY_API_RECORD_TOKEN is not set';
   const client = createClient({ ...sanityClientOptions(config), token, useCdn: false, perspective: 'raw', timeout: TIMEOUT_MS });
-  const { policy, record, settings } = await client.fetch(POLICY_RECORD_QUERY);
+  const { policy, record, settings, translations } = await client.fetch(POLICY_RECORD_QUERY);
   if (!policy) return 'not recorded: the policy is not published';
   const versions = versionsOf(record);
   // At the publish's own time, so that Sanity's retries of the webhook decide alike.
   const clock = policyClock(settings, Date.parse(policy._updatedAt));
   // Sanity published it already; the Studio's validation is what stops such a publish, and the pages
   // show the record, so a version refused here never reaches a visitor.
-  const problem = publishProblem(policy, versions, clock);
+  const problem = publishProblem(policy, versions, clock, translations);
   if (problem) return `not recorded: ${problem}`;
-  const writes = recordWrites(versions, policy, clock, policy._updatedAt);
+  const own = recordWrites(versions, policy, clock, policy._updatedAt);
+  // Sanity tells no more than that a policy was published: a translation is taken in when published since
+  // its text was recorded, as of the later of its publish and the policy's, so that retries decide alike.
+  const at = (doc: Doc) => [String(doc._updatedAt), policy._updatedAt].sort().at(-1)!;
+  const translated = translationWrites(
+    versions,
+    own,
+    translations,
+    (doc, version) => String(doc._updatedAt) > (translationIn(version, doc.language)?.recordedAt ?? ''),
+    at,
+  );
+  const writes = mergeWrites(own, translated);
   if (writes.length === 0) return 'already recorded';
   const transaction = client.transaction();
   for (const version of writes) {
@@ -43,13 +54,24 @@ export async function recordHostedPublish(): Promise<string> {
     else transaction.createIfNotExists(version);
   }
   await transaction.commit();
-  return writes.map((version) => `${describe(version, versions)} ${version.date}`).join(', ');
+  return [
+    ...own.map((version) => `${describe(version, versions)} ${version.date}`),
+    ...translated.flatMap((version) => newTexts(version, versions).map((language) => `recorded the ${language} text of ${version.date}`)),
+  ].join(', ');
 }
+
+/** The languages whose text `version` records anew, against the record read. */
+const newTexts = (version: PolicyVersion, before: readonly PolicyVersion[]) => {
+  const was = before.find(({ _id }) => _id === version._id);
+  return (version.translations ?? [])
+    .filter((text) => translationIn(was ?? {}, text.language)?.recordedAt !== text.recordedAt)
+    .map(({ language }) => language);
+};
 
 /** The patch that turns `current` into `version`, only over the revision read. */
 function patchOf(version: PolicyVersion, current: PolicyVersion) {
   const { _id, _type, _rev, ...fields } = version;
-  const unset = (['summary', 'material'] as const).filter((field) => version[field] === undefined);
+  const unset = (['summary', 'material', 'translations'] as const).filter((field) => version[field] === undefined);
   return { ifRevisionID: current._rev ?? '', unset, set: fields };
 }
 

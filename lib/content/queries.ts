@@ -87,10 +87,17 @@ export const POLICY_VERSIONS_QUERY = defineQuery(
   `*[${RECORD}] | order(date desc){ date, summary, material, publishedAt, correctedAt, withdrawnAt }`,
 );
 
-/** One version in full, and the one before it that was not withdrawn, which its changes compare it with. */
+/** A version's text in `$language`, and what tells whether it is of the version's text as it stands (policy-record.ts). */
+const TRANSLATION = `publishedAt, correctedAt, "translation": translations[language == $language][0]{ title, summary, recordedAt, sections[]{ _key, heading, body } }`;
+
+/**
+ * One version in full, the one before it that was not withdrawn (which its changes compare it with), and
+ * the latest before it with a text in `$language`, for a reader whose translation is not ready.
+ */
 export const POLICY_VERSION_QUERY = defineQuery(`{
-  "version": *[${RECORD} && date == $date][0]{ date, title, summary, correctedAt, withdrawnAt, sections[]{ _key, heading, body } },
-  "previous": *[${RECORD} && date < $date && !defined(withdrawnAt)] | order(date desc)[0]{ date, title, sections[]{ _key, heading, body } }
+  "version": *[${RECORD} && date == $date][0]{ date, title, summary, withdrawnAt, sections[]{ _key, heading, body }, ${TRANSLATION} },
+  "previous": *[${RECORD} && date < $date && !defined(withdrawnAt)] | order(date desc)[0]{ date, title, summary, sections[]{ _key, heading, body }, ${TRANSLATION} },
+  "translated": *[${RECORD} && date < $date && !defined(withdrawnAt) && count(translations[language == $language]) > 0] | order(date desc)[0...20]{ date, ${TRANSLATION} }
 }`);
 
 /** The site's time zone, which decides when each version takes effect (lib/shared/site-time.ts). */
@@ -100,7 +107,8 @@ export const TIME_ZONE_QUERY = defineQuery(`*[_id == "siteSettings"][0].timeZone
 export const POLICY_RECORD_QUERY = defineQuery(`{
   "policy": *[_type == "privacyPolicy" && _id == "privacyPolicy"][0],
   "record": *[${RECORD}],
-  "settings": *[_id == "siteSettings"][0]{ timeZone, noticePeriodDays }
+  "translations": *[_type == "privacyPolicy" && defined(language) && !(_id in path("drafts.**")) && !(_id in path("versions.**"))],
+  "settings": *[_id == "siteSettings"][0]{ timeZone, noticePeriodDays, languages[]{ tag }, defaultLanguage, announceBeforeTranslations }
 }`);
 
 /** Whole published documents of the given types, for checking content before a publish refreshes pages. */

@@ -49,14 +49,16 @@ type Doc = { _id: string; _type: string; language?: unknown };
 
 /**
  * What keeps each of `types` from rendering in `documents` (published documents): the singleton is
- * missing, or breaks the schema's rules. Types with nothing wrong are left out.
+ * missing (unless `documents` are only some of the dataset's: one being published), or breaks the
+ * schema's rules. Types with nothing wrong are left out.
  */
-export async function problemsByType(documents: readonly Doc[], types: readonly string[]): Promise<Map<string, string[]>> {
+export async function problemsByType(documents: readonly Doc[], types: readonly string[], whole = true): Promise<Map<string, string[]>> {
   const problems = new Map<string, string[]>();
   for (const type of types) {
     const ofType = documents.filter((document) => document._type === type);
     // The default language's document: its translations render only beside it.
-    const found: string[] = ofType.some((document) => !('language' in document) || !document.language) ? [] : ['the document is missing'];
+    const found: string[] =
+      !whole || ofType.some((document) => !('language' in document) || !document.language) ? [] : ['the document is missing'];
     for (const document of ofType) {
       const errors = (await validateContent(document as SanityDocument)).filter((marker) => marker.level === 'error');
       found.push(...errors.map((marker) => `${markerPath(marker) || '(document)'}: ${marker.message}`));

@@ -7,7 +7,9 @@ import { dayIn } from '@/lib/shared/site-time';
 import { withDates, type VersionsCopy } from '@/lib/policy/version-copy';
 import { clean, formatDate, text } from '@/lib/shared/view-fields';
 import { policySections, type PrivacyPolicyView, type SettingsResult } from './views';
+import { languageLines, type readerText } from './version-text';
 
+type Entry = Omit<POLICY_VERSIONS_QUERY_RESULT[number], 'date' | 'publishedAt'> & { date: string; publishedAt: string };
 /**
  * The views of the policy's versions pages, made from the record (published, so free of
  * stega markers) and the policy's words for these pages (which carry them in draft mode).
@@ -15,7 +17,6 @@ import { policySections, type PrivacyPolicyView, type SettingsResult } from './v
 
 type Version = NonNullable<POLICY_VERSION_QUERY_RESULT['version']>;
 type Previous = NonNullable<POLICY_VERSION_QUERY_RESULT['previous']>;
-type Entry = Omit<POLICY_VERSIONS_QUERY_RESULT[number], 'date' | 'publishedAt'> & { date: string; publishedAt: string };
 /** The record as the pages read it (lib/content/index.ts): its versions newest first, today, the one in effect. */
 export type Schedule = Omit<RecordDates, 'versions'> & { versions: readonly Entry[]; timeZone: string };
 
@@ -80,11 +81,12 @@ export function toVersionListView(schedule: Schedule, copy: VersionsCopy, page =
 
 /** A version other than the one in effect, in full, with the notice of how it stands: earlier, announced or withdrawn. */
 export function toVersionView(
-  version: Version,
+  version: ReturnType<typeof readerText<Version>>,
   hasPrevious: boolean,
   schedule: Schedule,
   policy: PrivacyPolicyView,
   settings: SettingsResult,
+  earlier: string | null,
 ) {
   const copy = policy.versions;
   const date = version.date!;
@@ -107,11 +109,21 @@ export function toVersionView(
     versionsLink: policy.versionsLink,
     changesLink: hasPrevious ? { label: copy.changesLink, href: changesPath(date) } : null,
     sections: policySections(version.sections, settings),
+    ...languageLines(version, copy, earlier),
   };
 }
 
-/** What changed from the version before: its sections, each unchanged, changed word by word, added or removed. */
-export function toChangesView(version: Version, previous: Previous, isCurrent: boolean, copy: VersionsCopy, settings: SettingsResult) {
+/**
+ * What changed from the version before: its sections, each unchanged, changed word by word, added or
+ * removed. In the reader's language when both versions have it (readerText); otherwise both in the default.
+ */
+export function toChangesView(
+  version: Pick<Version, 'date' | 'summary' | 'sections'>,
+  previous: Pick<Previous, 'date' | 'sections'>,
+  isCurrent: boolean,
+  copy: VersionsCopy,
+  settings: SettingsResult,
+) {
   const date = version.date!;
   const plain = (sections: Version['sections']) =>
     policySections(sections, settings).map(({ _key, heading, body }) => ({ _key, heading, body }));

@@ -13,6 +13,7 @@ import type {
 
 import type { UpcomingView } from '@/lib/policy/policy-notice-views';
 import type { ErrorCopy, NotFoundCopy } from './status-copy';
+import type { languageLines } from './version-text';
 import { fillTokens } from '@/lib/shared/tokens';
 import { toVersionsCopy } from '@/lib/policy/version-copy';
 import { clean, cleanOrNull, faqView, formatDate, links, pageMeta, text, texts, type Maybe } from '@/lib/shared/view-fields';
@@ -160,8 +161,8 @@ export type PolicyShown = {
   version?: Pick<PrivacyResult, 'title' | 'summary' | 'sections'> & { date: string | null };
   previousDate: string | null;
   upcoming: UpcomingView | null;
-  /** A translation exists, but of another version: the governing text is shown, and says so. */
-  translationPending?: boolean;
+  /** The reader's language beside the default: which text governs, or that its translation is not ready (version-text.ts). */
+  lines?: ReturnType<typeof languageLines>;
 };
 
 export function toPrivacyView(result: PrivacyResult, settings: SettingsResult, shown?: PolicyShown) {
@@ -181,7 +182,8 @@ export function toPrivacyView(result: PrivacyResult, settings: SettingsResult, s
     changesLink: date && previousDate ? { label: versions.changesLink, href: changesPath(date) } : null,
     sections: policySections(sections, settings),
     upcoming: shown?.upcoming ?? null,
-    translationPending: shown?.translationPending ? versions.translationPending : null,
+    governingNote: shown?.lines?.governingNote ?? null,
+    translationPending: shown?.lines?.translationPending ?? null,
     versions,
   };
 }

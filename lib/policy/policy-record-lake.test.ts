@@ -165,4 +165,49 @@ describe("the embedded lake's record of the policy", () => {
     await rm(path.join(dir, 'content-lake', 'history.ndjson'));
     expect(await record()).toEqual(before);
   }, 60_000);
+
+  it('a material change is refused until every language has its text of its day; a release publishing both records both', async () => {
+    const material = day(60);
+    const said = `es has no text dated ${material} yet`;
+    expect(await failure((await lake()).act([edit({ lastUpdated: material, materialChange: true }), publish]))).toContain(said);
+    const raw = { patch: { id: 'privacyPolicy', set: { lastUpdated: material, materialChange: true } } };
+    expect(await failure((await lake()).mutate([raw]))).toContain(said);
+    expect((await record())[0]!.date).toBe(LATER);
+
+    const name = 'rBothLanguages';
+    const inRelease = (publishedId: string, set: Record<string, unknown>) => [
+      {
+        actionType: 'sanity.action.document.version.create',
+        publishedId,
+        baseId: publishedId,
+        versionId: `versions.${name}.${publishedId}`,
+      },
+      { actionType: 'sanity.action.document.edit', draftId: `versions.${name}.${publishedId}`, publishedId, patch: { set } },
+    ];
+    await (
+      await lake()
+    ).act([
+      { actionType: 'sanity.action.release.create', releaseId: name, metadata: { title: 'Both', releaseType: 'asap' } },
+      ...inRelease('privacyPolicy', { lastUpdated: material, materialChange: true }),
+      ...inRelease('privacyPolicy-es', { lastUpdated: material, title: 'Política de privacidad (nueva)' }),
+    ]);
+    await (await lake()).act([{ actionType: 'sanity.action.release.publish', releaseId: name }]);
+    const [announced] = await record();
+    expect(announced).toMatchObject({
+      date: material,
+      material: true,
+      translations: [{ language: 'es', title: 'Política de privacidad (nueva)' }],
+    });
+    expect(announced!.translations![0]!.recordedAt >= announced!.publishedAt).toBe(true);
+
+    // A translation published alone, as the Studio publishes it: its version's text in that language, corrected.
+    const es = { draftId: 'drafts.privacyPolicy-es', publishedId: 'privacyPolicy-es' };
+    await (
+      await lake()
+    ).act([
+      { actionType: 'sanity.action.document.edit', ...es, patch: { set: { title: 'Política de privacidad (corregida)' } } },
+      { actionType: 'sanity.action.document.publish', ...es },
+    ]);
+    expect((await record())[0]!.translations!.map(({ title }) => title)).toEqual(['Política de privacidad (corregida)']);
+  }, 60_000);
 });

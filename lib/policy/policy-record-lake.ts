@@ -5,8 +5,8 @@ import { lakeError } from '@school-site/content-lake';
 import type { TransactionBuilder } from '@school-site/content-lake';
 
 import { plainTextProblems } from '@/lib/shared/plain-text';
-import { isRecordId, POLICY_ID, versionId, versionsOf, type Doc } from './policy-record';
-import { policyClock, publishProblem, recordWrites, scheduleOf } from './policy-schedule';
+import { isRecordId, isTranslation, POLICY_ID, translationIn, versionId, versionsOf, type Doc } from './policy-record';
+import { mergeWrites, policyClock, publishProblem, recordWrites, scheduleOf, translationWrites } from './policy-schedule';
 
 /**
  * How the embedded default's lake keeps the policy's record (policy-record.ts): in the same transaction as
@@ -18,6 +18,14 @@ const RECORD_IS_READ_ONLY = "The record of the privacy policy's versions is kept
 
 /** The record as transaction `tx` sees it, newest first. */
 export const recordOf = (tx: TransactionBuilder) => versionsOf(tx.idsStartingWith(versionId('')).map((id) => tx.get(id)!));
+
+/** The published translations of the policy as transaction `tx` sees them; with `releases`, those in any release too. */
+const translationsOf = (tx: TransactionBuilder, releases = false) =>
+  tx
+    .idsStartingWith('')
+    .filter((id) => isPublishedId(id) || (releases && id.startsWith('versions.')))
+    .map((id) => tx.get(id) as Doc)
+    .filter(isTranslation);
 
 /** The rules' clock as transaction `tx` sees the settings, at its own time. */
 const clockOf = (tx: TransactionBuilder) => policyClock(tx.get('siteSettings'), Date.parse(tx.now));
@@ -41,18 +49,36 @@ export function amendRecord(tx: TransactionBuilder): void {
   // Raw mutations skip the publish check; a policy they date too early is refused here all the same.
   const [problem] = changes.some(({ id }) => id === POLICY_ID) ? recordProblems(policy, tx) : [];
   if (problem) throw lakeError(409, 'validationError', `"${POLICY_ID}" cannot be published: ${problem}`);
-  for (const version of recordWrites(record, policy, clock, tx.now)) tx.put(version._id, version);
+  const writes = recordWrites(record, policy, clock, tx.now);
+  // A commit with no changes is the record following the file (at start, after a hand edit): it takes in
+  // what the file's translations hold that the record lacks.
+  const translated = changes.length === 0 || changes.some(({ id, after }) => isPublishedId(id) && isTranslation(after as Doc | undefined));
+  const later =
+    writes.length > 0 || translated
+      ? translationWrites(
+          record,
+          writes,
+          translationsOf(tx),
+          (doc, version) => changes.some(({ id }) => id === doc._id) || !translationIn(version, doc.language),
+          () => tx.now,
+        )
+      : [];
+  for (const version of mergeWrites(writes, later)) tx.put(version._id, version);
 }
 
-/** The publish check's part: the policy's date against the record and the notice period (policy-schedule.ts), with the reason. */
-export function recordProblems(doc: Doc, tx: TransactionBuilder): string[] {
-  const problem = doc._type === POLICY_ID ? publishProblem(doc, recordOf(tx), clockOf(tx)) : undefined;
+/**
+ * The publish check's part: the policy's date against the record and the notice period (policy-schedule.ts),
+ * with the reason. A release publishes its translations with the policy, in an order of its own: its
+ * documents count as published here, and amendRecord checks the transaction as it ends.
+ */
+export function recordProblems(doc: Doc, tx: TransactionBuilder, releases = false): string[] {
+  const problem = doc._type === POLICY_ID ? publishProblem(doc, recordOf(tx), clockOf(tx), translationsOf(tx, releases)) : undefined;
   return problem ? [problem] : [];
 }
 
 /** The same, for a whole file edited by hand: its own policy against its own record and settings, now. */
 export function fileRecordProblems(documents: readonly Doc[]): string[] {
-  const { policy, record, clock } = scheduleOf(documents);
-  const problem = policy && publishProblem(policy, record, clock);
+  const { policy, record, clock, translations } = scheduleOf(documents);
+  const problem = policy && publishProblem(policy, record, clock, translations);
   return problem ? [`${POLICY_ID}: ${problem}`] : [];
 }

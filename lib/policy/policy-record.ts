@@ -31,7 +31,12 @@ export type PolicyVersion = PolicyText & {
   material?: boolean;
   /** When a publish of an earlier day withdrew it, before it took effect (policy-schedule.ts). */
   withdrawnAt?: string;
+  /** Its text in each other language, as the translation of its date was last published. */
+  translations?: PolicyTranslation[];
 };
+
+/** A version's text in one language other than the default's: keyed by its tag, so each language has one. */
+export type PolicyTranslation = PolicyText & { _key: string; _type: 'policyTranslation'; language: string; recordedAt: string };
 
 /** Any document, as the record's rules read it. */
 export type Doc = { _id: string; _type: string; [key: string]: unknown };
@@ -45,6 +50,10 @@ export const isVersion = (doc: Doc | undefined): doc is Doc & PolicyVersion => d
 export function versionsOf(documents: Iterable<Doc>): PolicyVersion[] {
   return [...documents].filter(isVersion).sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
 }
+
+/** A published translation of the policy: a privacy policy document with a language of its own. */
+export const isTranslation = (doc: Doc | undefined): doc is Doc & { language: string; lastUpdated: string } =>
+  doc?._type === POLICY_ID && typeof doc.language === 'string' && doc.language !== '' && typeof doc.lastUpdated === 'string';
 
 /** The text a published policy gives its version. */
 function textOf(policy: Doc): PolicyText {
@@ -106,3 +115,36 @@ export function recordPublish(record: readonly PolicyVersion[], policy: Doc, now
   };
   return { ...kept, ...text, ...material, correctedAt: now, replaced: [...(current.replaced ?? []), replaced] };
 }
+
+/** The text `version` records in `language`, if any. */
+export const translationIn = (version: Pick<PolicyVersion, 'translations'>, language: string) =>
+  version.translations?.find((translation) => translation.language === language);
+
+/**
+ * The version that records `translation` (a published translation dated `version.date`) as its text in
+ * that language, or undefined when it holds that text already. A later publish of the same language and
+ * date replaces it: the translation of a version is corrected the way the version is.
+ */
+export function recordTranslation(version: PolicyVersion, translation: Doc & { language: string }, now: string): PolicyVersion | undefined {
+  const text = textOf(translation);
+  const kept = (version.translations ?? []).filter(({ language }) => language !== translation.language);
+  const current = translationIn(version, translation.language);
+  if (current && sameText(current, text) && isUpToDate(version, current)) return undefined;
+  const entry: PolicyTranslation = {
+    _key: translation.language,
+    _type: 'policyTranslation',
+    language: translation.language,
+    recordedAt: now,
+    ...text,
+  };
+  return { ...version, translations: [...kept, entry].sort((a, b) => (a.language < b.language ? -1 : 1)) };
+}
+
+/**
+ * Whether a version's translation is of its text as it stands: recorded since the version was published
+ * or last corrected. One recorded before a correction translates words the version no longer has.
+ */
+export const isUpToDate = (
+  version: Pick<PolicyVersion, 'publishedAt' | 'correctedAt'>,
+  translation: Pick<PolicyTranslation, 'recordedAt'>,
+) => translation.recordedAt >= (version.correctedAt ?? version.publishedAt);

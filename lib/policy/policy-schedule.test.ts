@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 
-import { recordPublish, type PolicyVersion } from './policy-record';
-import { policyClock, policyState, publishProblem, recordWrites, scheduleProblem, secondsTrue } from './policy-schedule';
+import { isUpToDate, recordPublish, translationIn, type PolicyVersion } from './policy-record';
+import {
+  policyClock,
+  policyState,
+  publishProblem,
+  recordWrites,
+  scheduleProblem,
+  secondsTrue,
+  translationWrites,
+  untranslated,
+  withWrites,
+} from './policy-schedule';
 import { addDays, dayIn, isTimeZone, startOfDay } from '@/lib/shared/site-time';
 
 /** 2026-12-01, 10:00 UTC: "now" in these rules. */
@@ -37,8 +47,9 @@ describe("the site's calendar", () => {
   });
 
   it('reads the settings, with 30 days and UTC for what they lack or get wrong', () => {
-    expect(policyClock(null, NOW)).toEqual({ now: NOW, timeZone: 'UTC', noticeDays: 30 });
-    expect(policyClock({ timeZone: 'Nowhere/Else', noticePeriodDays: -3 }, NOW)).toEqual({ now: NOW, timeZone: 'UTC', noticeDays: 30 });
+    const plain = { now: NOW, timeZone: 'UTC', noticeDays: 30, translatedInto: [], announceAlone: false };
+    expect(policyClock(null, NOW)).toEqual(plain);
+    expect(policyClock({ timeZone: 'Nowhere/Else', noticePeriodDays: -3 }, NOW)).toEqual(plain);
     expect(policyClock({ timeZone: 'Europe/Berlin', noticePeriodDays: 7 }, NOW)).toMatchObject({
       timeZone: 'Europe/Berlin',
       noticeDays: 7,
@@ -123,5 +134,71 @@ describe('what a publish writes to the record', () => {
     ]);
     // Back to the version in effect, as it was: only the withdrawals.
     expect(recordWrites(record, policy('2026-11-22'), clock()).map(({ date }) => date)).toEqual(['2026-12-31', '2027-01-15']);
+  });
+});
+
+describe('a policy in more than one language', () => {
+  const LANGUAGES = { languages: [{ tag: 'en' }, { tag: 'es' }, { tag: 'ar' }], defaultLanguage: 'en' };
+  const AHEAD = '2027-01-15';
+  const translation = (language: string, lastUpdated: string, title = `Policy (${language})`) => ({
+    ...policy(lastUpdated, false, title),
+    _id: `privacyPolicy-${language}`,
+    language,
+  });
+
+  it('the clock lists the languages besides the default, and whether the default may announce alone', () => {
+    expect(clock(LANGUAGES)).toMatchObject({ translatedInto: ['es', 'ar'], announceAlone: false });
+    expect(clock({ ...LANGUAGES, announceBeforeTranslations: true }).announceAlone).toBe(true);
+  });
+
+  it('a material change waits for a text dated its day in every language; a minor one, and a translation, never wait', () => {
+    const material = policy(AHEAD, true);
+    const es = translation('es', AHEAD);
+    expect(untranslated(AHEAD, clock(LANGUAGES), [es, translation('ar', '2026-11-22')])).toEqual(['ar']);
+    expect(scheduleProblem(material, RECORD, clock(LANGUAGES), [es])).toBe(
+      `A material change is announced in every language at once, and ar has no text dated ${AHEAD} yet. Publish each translation with this date first, or all of them in one release (Site settings can allow announcing before).`,
+    );
+    expect(scheduleProblem(material, RECORD, clock(LANGUAGES), [es, translation('ar', AHEAD)])).toBeUndefined();
+    expect(scheduleProblem(material, RECORD, clock({ ...LANGUAGES, announceBeforeTranslations: true }), [])).toBeUndefined();
+    expect(scheduleProblem(policy(AHEAD), RECORD, clock(LANGUAGES), [])).toBeUndefined();
+    expect(scheduleProblem(translation('es', '2026-01-01'), RECORD, clock(LANGUAGES), [])).toBeUndefined();
+    // Announced already: a correction of it does not wait again.
+    const announced = [...RECORD, version(AHEAD, '2026-12-01T09:00:00Z', { material: true })];
+    expect(publishProblem({ ...material, title: 'Corrected' }, announced, clock(LANGUAGES), [])).toBeUndefined();
+  });
+
+  it("records each language's text with its version: waiting for it, out of date after a correction, anew when published again", () => {
+    const published = () => false;
+    const at = (time: string) => () => time;
+    const es = translation('es', AHEAD);
+    // Published before its version: nothing to write yet, then taken in as the version is made.
+    expect(translationWrites(RECORD, [], [es], () => true, at('2026-12-01T10:00:00Z'))).toEqual([]);
+    const made = recordWrites(RECORD, policy(AHEAD, true), clock(LANGUAGES), '2026-12-02T10:00:00Z');
+    const [withText] = translationWrites(RECORD, made, [es], published, at('2026-12-02T10:00:00Z'));
+    expect(translationIn(withText!, 'es')).toMatchObject({ title: 'Policy (es)', recordedAt: '2026-12-02T10:00:00Z' });
+    expect(isUpToDate(withText!, translationIn(withText!, 'es')!)).toBe(true);
+    // The default text corrected: the translation stays as it was, out of date.
+    const record = withWrites(RECORD, [withText!]);
+    const corrected = recordWrites(record, policy(AHEAD, true, 'Corrected'), clock(LANGUAGES), '2026-12-03T10:00:00Z');
+    expect(translationWrites(record, corrected, [es], published, at('2026-12-03T10:00:00Z'))).toEqual([]);
+    expect(isUpToDate(corrected[0]!, translationIn(corrected[0]!, 'es')!)).toBe(false);
+    // Published again, even unchanged: of the corrected text now.
+    const after = withWrites(record, corrected);
+    const [again] = translationWrites(after, [], [es], () => true, at('2026-12-04T10:00:00Z'));
+    expect(isUpToDate(again!, translationIn(again!, 'es')!)).toBe(true);
+    expect(translationWrites(withWrites(after, [again!]), [], [es], () => true, at('2026-12-05T10:00:00Z'))).toEqual([]);
+  });
+
+  it('a withdrawn version takes no more texts', () => {
+    const withdrawn = [...RECORD, version(AHEAD, '2026-12-01T09:00:00Z', { withdrawnAt: '2026-12-02T09:00:00Z' })];
+    expect(
+      translationWrites(
+        withdrawn,
+        [],
+        [translation('es', AHEAD)],
+        () => true,
+        () => '2026-12-03T10:00:00Z',
+      ),
+    ).toEqual([]);
   });
 });

@@ -45,6 +45,8 @@ const KEYS = [
   'feedInEffect',
   'feedWithdrawn',
   'translationPending',
+  'earlierTranslationLink',
+  'governingNote',
 ] as const;
 
 export type VersionsCopy = Record<(typeof KEYS)[number], string>;

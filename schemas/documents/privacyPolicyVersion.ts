@@ -43,6 +43,25 @@ export const privacyPolicyVersion = defineType({
         }),
       ],
     }),
+    defineField({
+      name: 'translations',
+      title: 'Texts in other languages',
+      description:
+        "This version's text in each other language, as its translation was last published. One recorded before the version's last correction is out of date: readers get the governing text instead.",
+      type: 'array',
+      of: [
+        defineArrayMember({
+          name: 'policyTranslation',
+          type: 'object',
+          fields: [
+            defineField({ name: 'language', type: 'string' }),
+            defineField({ name: 'recordedAt', title: 'Recorded', type: 'datetime' }),
+            ...text,
+          ],
+          preview: { select: { title: 'language', subtitle: 'recordedAt' } },
+        }),
+      ],
+    }),
   ],
   orderings: [{ title: 'Newest first', name: 'dateDesc', by: [{ field: 'date', direction: 'desc' }] }],
   preview: { select: { title: 'date', subtitle: 'summary' } },

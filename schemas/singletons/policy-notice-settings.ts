@@ -26,4 +26,12 @@ export const policyNoticeSettings = [
     validation: (rule) =>
       rule.required().custom((value) => isTimeZone(value) || `"${String(value)}" is not a time zone name, such as America/Denver or UTC.`),
   }),
+  defineField({
+    name: 'announceBeforeTranslations',
+    title: 'Announce a material change before every language has its text',
+    type: 'boolean',
+    description:
+      'Off (the default): a material change is published only once each language has its translation of it, so one notice period runs for every reader. On: the default language may announce it alone, and readers of the others see its text until theirs is published.',
+    initialValue: false,
+  }),
 ];

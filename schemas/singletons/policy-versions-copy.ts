@@ -53,9 +53,20 @@ export const policyVersionsCopy = copyGroup(
     copyField('feedInEffect', { title: 'Feed entry: a version in effect', max: 100, tokens: DATES }),
     copyField('feedWithdrawn', { title: 'Feed entry: an announced version withdrawn', max: 100, tokens: DATES }),
     copyField('translationPending', {
-      title: 'Line when this translation is of an earlier version',
+      title: 'Line when this language has no text of the version shown',
       description:
-        "Above the governing text, on a translation whose version is no longer in effect: written in this translation's language.",
+        "Above the governing text, when this language's translation of the version is not published yet (or is of its text before a correction): written in this translation's language.",
+      max: 200,
+      multiline: true,
+    }),
+    copyField('earlierTranslationLink', {
+      title: 'Link to the translation of an earlier version, under that line',
+      max: 120,
+      tokens: DATES,
+    }),
+    copyField('governingNote', {
+      title: 'Line on a translated policy: which text governs',
+      description: 'Shown with the policy in every language but the governing one, in that language.',
       max: 200,
       multiline: true,
     }),

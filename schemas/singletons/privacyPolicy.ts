@@ -9,15 +9,23 @@ import { policyVersionsCopy } from './policy-versions-copy';
 
 export const PRIVACY_SECTION_COUNT = 7;
 
-/** What the Studio's check of "Last updated" reads: the record's dates and the settings it applies. */
+/**
+ * What the Studio's check of "Last updated" reads: the record's dates, the settings it applies, and the
+ * translations published or in the release being checked (`$release`), which publish with the policy.
+ */
 const SCHEDULE_QUERY = `{
   "record": *[_type == $type && !(_id in path("drafts.**")) && !(_id in path("versions.**"))]{ date, publishedAt, withdrawnAt },
-  "settings": *[_id == "siteSettings"][0]{ timeZone, noticePeriodDays }
+  "settings": *[_id == "siteSettings"][0]{ timeZone, noticePeriodDays, languages[]{ tag }, defaultLanguage, announceBeforeTranslations },
+  "translations": *[_type == "privacyPolicy" && defined(language) && (!(_id in path("drafts.**")) && !(_id in path("versions.**")) || _id in path($release))]{ _id, _type, language, lastUpdated }
 }`;
 type ScheduleRead = {
   record: { date: string; publishedAt: string; withdrawnAt?: string }[];
-  settings: { timeZone?: string; noticePeriodDays?: number } | null;
+  settings: Record<string, unknown> | null;
+  translations: { _id: string; _type: string }[];
 };
+
+/** The documents of the release that `id` belongs to, as a GROQ path: none for a draft or a published document. */
+const releaseOf = (id: string) => (id.startsWith('versions.') ? `versions.${id.split('.')[1]}.**` : 'versions.none.**');
 
 /** A policy whose text changed after its stated date misleads readers; warn before publishing. */
 export function lastUpdatedWarning(lastUpdated: string | undefined, updatedAt: string | undefined): true | string {
@@ -49,10 +57,10 @@ export const privacyPolicy = defineType({
         // In the Studio, by the rules the site applies to a publish made any other way (policy-schedule.ts).
         rule.custom(async (_value, context) => {
           if (context.environment !== 'studio' || !context.document) return true;
-          const { record, settings } = await context.getClient({ apiVersion: SANITY_API_VERSION }).fetch<ScheduleRead>(SCHEDULE_QUERY, {
-            type: VERSION_TYPE,
-          });
-          return scheduleProblem(context.document, record, policyClock(settings)) ?? true;
+          const { record, settings, translations } = await context
+            .getClient({ apiVersion: SANITY_API_VERSION })
+            .fetch<ScheduleRead>(SCHEDULE_QUERY, { type: VERSION_TYPE, release: releaseOf(context.document._id) }, { perspective: 'raw' });
+          return scheduleProblem(context.document, record, policyClock(settings), translations) ?? true;
         }),
       ],
     }),

@@ -20,13 +20,28 @@ export function SiteNotice({ notice }: { notice: SiteNoticeView | null }) {
   );
 }
 
-/** On a translation of an earlier version: the governing text follows, and this line says so in the reader's language. */
-export function TranslationPending({ line }: { line: string | null }) {
-  if (!line) return null;
+type LanguageLines = {
+  governingNote: string | null;
+  translationPending: { line: string; earlier: { label: string; href: string } | null } | null;
+};
+
+/**
+ * Above a policy in another language than the default: that the governing text governs, when the
+ * translation is shown; or, when the version has no translation ready, that the governing text follows,
+ * with a link to the translation of an earlier version, which says on its page that it is not in effect.
+ */
+export function LanguageNotes({ governingNote, translationPending }: LanguageLines) {
+  if (governingNote) return <p className="mt-6 text-sm text-muted">{governingNote}</p>;
+  if (!translationPending) return null;
   return (
-    <p role="note" className="mt-6 rounded-xl border border-brand-200 bg-brand-50 p-4 text-ink">
-      {line}
-    </p>
+    <aside role="note" className="mt-6 rounded-xl border border-brand-200 bg-brand-50 p-4 text-ink">
+      <p>{translationPending.line}</p>
+      {translationPending.earlier ? (
+        <p className="mt-2">
+          <TextLink {...translationPending.earlier} />
+        </p>
+      ) : null}
+    </aside>
   );
 }
 

@@ -5,7 +5,7 @@ import { ROUTES } from '@/lib/shared/public-pages';
 import { BackHome } from '../../_components/back-home';
 import { LanguageLinks } from '../../_components/language-links';
 import { pageLanguage, type LanguageParams } from '../../_components/page-language';
-import { TranslationPending, UpcomingNotice } from '../../_components/policy-notices';
+import { LanguageNotes, UpcomingNotice } from '../../_components/policy-notices';
 import { PolicyDateLine, PolicySections } from '../../_components/policy-sections';
 
 export async function generateMetadata(props: LanguageParams) {
@@ -20,7 +20,7 @@ export default async function PrivacyPage(props: LanguageParams) {
     <article className="mx-auto max-w-3xl px-4 py-12 sm:px-6 sm:py-16">
       <BackHome label={settings.chrome.backHome} href={settings.home.href} />
       <UpcomingNotice notice={policy.upcoming} />
-      <TranslationPending line={policy.translationPending} />
+      <LanguageNotes {...policy} />
       <h1 className="mt-6 text-4xl font-extrabold tracking-tight text-ink sm:text-5xl">{policy.title}</h1>
       <PolicyDateLine {...policy} />
       <PolicySections sections={policy.sections} />

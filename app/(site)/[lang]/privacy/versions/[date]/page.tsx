@@ -7,6 +7,7 @@ import { ROUTES, versionPath } from '@/lib/shared/public-pages';
 import { BackHome } from '../../../../_components/back-home';
 import { LanguageLinks } from '../../../../_components/language-links';
 import { pageLanguage } from '../../../../_components/page-language';
+import { LanguageNotes } from '../../../../_components/policy-notices';
 import { PolicyDateLine, PolicySections, TextLink } from '../../../../_components/policy-sections';
 
 /** Every version is prerendered; a date the record lacks renders on its first visit and is cached then. */
@@ -40,6 +41,7 @@ export default async function VersionPage({ params }: PageProps<'/[lang]/privacy
           <TextLink {...view.currentLink} />
         </p>
       </aside>
+      <LanguageNotes {...view} />
       <h1 className="mt-6 text-4xl font-extrabold tracking-tight text-ink sm:text-5xl">{view.title}</h1>
       <PolicyDateLine {...view} />
       <PolicySections sections={view.sections} />

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+
+import { translationStatus } from './translation-status';
+
+const SITE = {
+  languages: [
+    { tag: 'en', name: 'English', direction: 'ltr' },
+    { tag: 'es', name: 'Español', direction: 'ltr' },
+    { tag: 'vi', name: 'Tiếng Việt', direction: 'ltr' },
+    { tag: 'ar', name: 'العربية', direction: 'rtl' },
+  ],
+  defaultLanguage: 'en',
+  governingLanguage: 'en',
+} as const;
+const states = (result: ReturnType<typeof translationStatus>) => Object.fromEntries(result.map(({ tag, state }) => [tag, state]));
+
+describe("a page's translations", () => {
+  it('are the source, translated, missing, or out of date once the source is published after them', () => {
+    const docs = [
+      { _id: 'landingPage', _updatedAt: '2026-12-02T10:00:00Z' },
+      { _id: 'landingPage-es', language: 'es', _updatedAt: '2026-12-03T10:00:00Z' },
+      { _id: 'landingPage-vi', language: 'vi', _updatedAt: '2026-12-01T10:00:00Z' },
+    ];
+    const result = translationStatus(SITE, docs, 'landingPage');
+    expect(states(result)).toEqual({ en: 'source', es: 'translated', vi: 'outdated', ar: 'missing' });
+    expect(result.find(({ tag }) => tag === 'es')!.id).toBe('landingPage-es');
+    expect(result.find(({ tag }) => tag === 'ar')!.id).toBeNull();
+  });
+
+  it('of the policy follow the record: published before the source, of its version, is translated; dated ahead, it waits', () => {
+    const docs = [
+      { _id: 'privacyPolicy', _updatedAt: '2026-12-03T10:00:00Z', lastUpdated: '2027-01-15' },
+      { _id: 'privacyPolicy-es', language: 'es', _updatedAt: '2026-12-02T10:00:00Z', lastUpdated: '2027-01-15' },
+      { _id: 'privacyPolicy-vi', language: 'vi', _updatedAt: '2026-12-04T10:00:00Z', lastUpdated: '2027-01-15' },
+      { _id: 'privacyPolicy-ar', language: 'ar', _updatedAt: '2026-12-04T10:00:00Z', lastUpdated: '2027-02-01' },
+    ];
+    const recorded = { date: '2027-01-15', upToDate: { es: true, vi: false } };
+    expect(states(translationStatus(SITE, docs, 'privacyPolicy', recorded))).toEqual({
+      en: 'source',
+      es: 'translated',
+      vi: 'outdated',
+      ar: 'waiting',
+    });
+  });
+});

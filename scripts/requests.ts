@@ -1,8 +1,8 @@
 /**
  * npm run requests — what the store holds, for the people who answer it:
  *
- *   - the newest 20 support requests and newsletter subscribers (with their state: pending, confirmed,
- *     unsubscribed), from the embedded store (PGlite under $DATA_DIR/pglite, default .data/pglite);
+ *   - the newest 20 support requests and newsletter subscribers (with their language and state: pending,
+ *     confirmed, unsubscribed), from the embedded store (PGlite under $DATA_DIR/pglite, default .data/pglite);
  *   - for legal reviewers, per announced version of the privacy policy: how many subscribers were told,
  *     the first and the last send, and what is still pending, failed or cancelled (public.notice_summary).
  *
@@ -84,8 +84,8 @@ async function printEmbedded(db: PGlite) {
       })),
     );
 
-  const subscribers = await db.query<{ created_at: Date; email: string; status: string; confirmed_at: Date | null }>(
-    `select created_at, email, status, confirmed_at from public.newsletter_subscribers order by created_at desc limit ${LIMIT}`,
+  const subscribers = await db.query<{ created_at: Date; email: string; language: string; status: string; confirmed_at: Date | null }>(
+    `select created_at, email, language, status, confirmed_at from public.newsletter_subscribers order by created_at desc limit ${LIMIT}`,
   );
   const counts = await db.query<{ status: string; n: number }>(
     'select status, count(*)::int as n from public.newsletter_subscribers group by status order by status',
@@ -96,6 +96,8 @@ async function printEmbedded(db: PGlite) {
       subscribers.rows.map((row) => ({
         created: time(row.created_at),
         email: row.email,
+        // '' is the default language, whichever Site settings name.
+        language: row.language || 'default',
         status: row.status,
         confirmed: time(row.confirmed_at),
       })),

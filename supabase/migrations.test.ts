@@ -179,6 +179,30 @@ describe('newsletter_subscribers as anon', () => {
     expect(rows).toEqual([{ email: 'Reader@Example.com' }]);
   });
 
+  it("records the language of the page signed up on; without one, '' (the default language)", async () => {
+    await insertAsAnon(db, 'newsletter_subscribers', { email: 'lector@example.com', language: 'es-MX' });
+    await insertAsAnon(db, 'newsletter_subscribers', { email: 'plain@example.com' });
+    const { rows } = await db.query<{ email: string; language: string }>(
+      "select email, language from public.newsletter_subscribers where email in ('lector@example.com', 'plain@example.com') order by email",
+    );
+    expect(rows).toEqual([
+      { email: 'lector@example.com', language: 'es-MX' },
+      { email: 'plain@example.com', language: '' },
+    ]);
+  });
+
+  it.each([
+    ['in other letters', 'ES'],
+    ['that is not a tag', "es'; drop table x; --"],
+  ])('refuses a language %s', async (_, language) => {
+    const before = await count('newsletter_subscribers');
+    await expect(insertAsAnon(db, 'newsletter_subscribers', { email: 'bad-language@example.com', language })).rejects.toMatchObject({
+      code: '23514',
+      constraint: 'newsletter_subscribers_language_tag',
+    });
+    expect(await count('newsletter_subscribers')).toBe(before);
+  });
+
   it('cannot read, change or delete subscribers', async () => {
     for (const sql of [
       'select email from public.newsletter_subscribers',
@@ -205,6 +229,7 @@ describe('migrate', () => {
       '20261206000000_resubscribe_interval.sql',
       '20261206000100_unsubscribe_token_hashes.sql',
       '20261206000200_support_request_language.sql',
+      '20261206000300_subscriber_language.sql',
     ]);
   });
 });

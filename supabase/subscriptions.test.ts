@@ -45,7 +45,7 @@ async function rows<T = Record<string, unknown>>(sql: string, params: unknown[] 
   return (await db.query<T>(sql, params)).rows;
 }
 
-type Subscriber = { id: string; status: string; confirmed_at: Date | null };
+type Subscriber = { id: string; status: string; confirmed_at: Date | null; language: string };
 const subscriber = async (email: string) =>
   (await rows<Subscriber>('select * from public.newsletter_subscribers where lower(email) = lower($1)', [email]))[0];
 
@@ -229,6 +229,17 @@ describe('double opt-in', () => {
     expect(await subscriber('fresh@example.com')).toMatchObject({ status: 'pending' });
   });
 
+  it("a known address's sign-up keeps the language of the page it came from last, whether or not a mail goes", async () => {
+    await insertAsAnon(db, 'newsletter_subscribers', { email: 'Lang@example.com', language: 'es' });
+    await confirm(await latestToken('lang@example.com'));
+    await insertAsAnon(db, 'newsletter_subscribers', { email: 'lang@EXAMPLE.com', language: 'fr-CA' });
+    expect(await subscriber('lang@example.com')).toMatchObject({ status: 'confirmed', language: 'fr-CA' });
+    // A sign-up that names none (an older page's form) keeps the language known.
+    await signUp('lang@example.com');
+    expect(await subscriber('lang@example.com')).toMatchObject({ language: 'fr-CA' });
+    expect(await confirmations('lang@example.com')).toHaveLength(1);
+  });
+
   it('the public key reads nothing (no address, token, notice or outbox row), chooses no state, and calls only the two links', async () => {
     await confirmed('secret@example.com');
     const refused = async (sql: string) =>
@@ -306,6 +317,13 @@ describe('notices through the outbox', () => {
     expect(await unsubscribe(tokens[0]!)).toBe('unsubscribed');
     expect(await subscriber('ada@example.com')).toMatchObject({ status: 'unsubscribed' });
     expect(await unsubscribe(tokens[1]!)).toBe('unsubscribed');
+  });
+
+  it("each claimed email comes with its subscriber's language ('' for the default language)", async () => {
+    await insertAsAnon(db, 'newsletter_subscribers', { email: 'grace@example.com', language: 'es' });
+    await announce('2027-01-01');
+    const languages = Object.fromEntries((await claim('w')).map((row) => [row.email, row.language]));
+    expect(languages).toEqual({ 'ada@example.com': '', 'grace@example.com': 'es', 'linus@example.com': '' });
   });
 
   it('an announcement queues one notice per subscriber confirmed now, once, however often and from however many callers', async () => {

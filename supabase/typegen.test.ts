@@ -19,6 +19,6 @@ describe('lib/store/database.types.ts', () => {
     const insertColumns = (table: string) =>
       new RegExp(`${table}: \\{\\n\\s+Row: \\{[^}]*\\};\\n\\s+Insert: \\{([^}]*)\\}`).exec(generated)?.[1]?.match(/\w+(?=\??:)/g);
     expect(insertColumns('support_requests')).toEqual(['email', 'language', 'message', 'subject', 'submission_key', 'type']);
-    expect(insertColumns('newsletter_subscribers')).toEqual(['email']);
+    expect(insertColumns('newsletter_subscribers')).toEqual(['email', 'language']);
   });
 });

@@ -1,4 +1,5 @@
 import type { SubscriptionCopy } from '@/lib/forms/subscription-copy';
+import { mayServeLanguage } from '@/lib/shared/language-gate';
 
 /**
  * The emails' words as the senders keep them (lib/mail/copy.ts), apart from how they are read, so that
@@ -6,20 +7,34 @@ import type { SubscriptionCopy } from '@/lib/forms/subscription-copy';
  * read with. One per process: the senders and the publish paths run in different bundles.
  */
 
-/** What the senders read from Site settings for every email. */
-export type MailCopy = { productName: string; words: SubscriptionCopy };
+/**
+ * What the senders read from Site settings for every email in one language: `language` is the tag whose
+ * pages its links open, '' for the default language (language-gate.ts servedLanguage).
+ */
+export type MailCopy = { language: string; productName: string; words: SubscriptionCopy };
 
 type Cache = { until: number; copy: Promise<MailCopy> };
 
-const globalCopy = globalThis as typeof globalThis & { mailCopyCache?: Cache };
+const globalCopy = globalThis as typeof globalThis & { mailCopyCache?: Map<string, Cache> };
 
-export const cachedMailCopy = (): Cache | undefined => globalCopy.mailCopyCache;
+const caches = () => (globalCopy.mailCopyCache ??= new Map<string, Cache>());
 
-export function keepMailCopy(cache: Cache): void {
-  globalCopy.mailCopyCache = cache;
+/**
+ * `language`'s words if kept. Each look first drops the words of every language no longer served, so
+ * the senders keep an entry per served language at most.
+ */
+export function cachedMailCopy(language: string): Cache | undefined {
+  const kept = caches();
+  for (const tag of kept.keys()) if (tag !== '' && !mayServeLanguage(tag)) kept.delete(tag);
+  return kept.get(language);
 }
 
-/** Site settings were published: the next email reads the words again. */
-export function forgetMailCopy(): void {
-  globalCopy.mailCopyCache = undefined;
+export function keepMailCopy(language: string, cache: Cache): void {
+  caches().set(language, cache);
+}
+
+/** Site settings were published: the next email reads the words again (of `language` alone, when named). */
+export function forgetMailCopy(language?: string): void {
+  if (language === undefined) caches().clear();
+  else caches().delete(language);
 }

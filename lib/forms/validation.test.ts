@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { isBot, LIMITS, validateSubscriber, validateSupportRequest } from './validation';
+import { isBot, LANGUAGE_FIELD, LIMITS, validateSubscriber, validateSupportRequest } from './validation';
 
 const valid = { email: 'student@example.edu', subject: 'App crashes', message: 'It crashes when I open the feed.', type: 'issue' };
 
@@ -107,7 +107,7 @@ describe('validateSupportRequest', () => {
 
   it('accepts international addresses: letters of any script are not invisible', () => {
     for (const email of ['josé@exämple.com', 'пользователь@пример.рф', '用户@例子.广告', "o'neil+tag@example.com"]) {
-      expect(validateSubscriber({ email })).toEqual({ ok: true, value: { email } });
+      expect(validateSubscriber({ email })).toEqual({ ok: true, value: { email, language: null } });
     }
   });
 
@@ -121,9 +121,24 @@ describe('validateSupportRequest', () => {
 
 describe('validateSubscriber', () => {
   it('accepts an address and refuses an empty or malformed one', () => {
-    expect(validateSubscriber({ email: ' A@Example.com ' })).toEqual({ ok: true, value: { email: 'A@Example.com' } });
+    expect(validateSubscriber({ email: ' A@Example.com ' })).toEqual({ ok: true, value: { email: 'A@Example.com', language: null } });
     expect(validateSubscriber({ email: '' })).toEqual({ ok: false, message: { code: 'invalidEmail' } });
     expect(validateSubscriber({ email: 'nope' })).toEqual({ ok: false, message: { code: 'invalidEmail' } });
+  });
+
+  it("keeps the page's language as the support form does: a tag, and nothing else", () => {
+    for (const [language, kept] of [
+      ['es', 'es'],
+      ['zh-Hant', 'zh-Hant'],
+      ['ES', null],
+      ['es; drop table', null],
+      ['', null],
+    ] as const) {
+      const form = new FormData();
+      form.set('email', 'a@example.com');
+      form.set(LANGUAGE_FIELD, language);
+      expect(validateSubscriber(form), language).toEqual({ ok: true, value: { email: 'a@example.com', language: kept } });
+    }
   });
 });
 

@@ -64,15 +64,17 @@ export function validateSupportRequest(source: FieldSource): Validated<SupportRe
   if (hasNul(email, subject, message)) return { ok: false, message: { code: 'unsupported' } };
   const problem = checkEmail(email) ?? tooLong('subject', subject) ?? tooLong('message', message);
   if (problem) return { ok: false, message: problem };
-  const language = field(source, LANGUAGE_FIELD);
-  return { ok: true, value: { email, subject, message, type, language: isLanguageTag(language) ? language : null } };
+  return { ok: true, value: { email, subject, message, type, language: formLanguage(source) } };
 }
 
-export function validateSubscriber(source: FieldSource): Validated<{ email: string }> {
+/** `language` as for a support request: the sign-up's emails are written in it. */
+export type Subscriber = { email: string; language: string | null };
+
+export function validateSubscriber(source: FieldSource): Validated<Subscriber> {
   const email = field(source, 'email');
   if (!email) return { ok: false, message: { code: 'invalidEmail' } };
   const problem = checkEmail(email);
-  return problem ? { ok: false, message: problem } : { ok: true, value: { email } };
+  return problem ? { ok: false, message: problem } : { ok: true, value: { email, language: formLanguage(source) } };
 }
 
 /** An email link's token as the database makes them (32 random bytes, base64url): anything else is refused unasked. */
@@ -83,6 +85,12 @@ export const HONEYPOT_FIELD = 'website';
 
 /** The hidden field with the page's language (a BCP 47 tag); anything else is not recorded. */
 export const LANGUAGE_FIELD = 'language';
+
+/** The page's language a form says, or null when it says none or anything but a tag: never a reason to refuse the form. */
+export function formLanguage(source: FieldSource): string | null {
+  const language = field(source, LANGUAGE_FIELD);
+  return isLanguageTag(language) ? language : null;
+}
 export const isBot = (source: FieldSource): boolean => field(source, HONEYPOT_FIELD) !== '';
 
 /** The browser's key for one opened form (request-dialog.tsx); the database stores a repeat of it once. */

@@ -1,8 +1,10 @@
 import 'server-only';
 
 import { createSanityClient } from '@/lib/content/client';
-import { SUBSCRIPTION_COPY_QUERY } from '@/lib/content/queries';
+import { LANGUAGES_QUERY, SUBSCRIPTION_COPY_QUERY } from '@/lib/content/queries';
 import { toSubscriptionCopy } from '@/lib/forms/subscription-copy';
+import { serveLanguages, servedLanguage } from '@/lib/shared/language-gate';
+import { toSiteLanguages } from '@/lib/shared/languages';
 
 import { cachedMailCopy, forgetMailCopy, keepMailCopy, type MailCopy } from '@/lib/content/mail-copy-cache';
 
@@ -14,27 +16,36 @@ export const COPY_TTL_MS = 60_000;
 
 let client: ReturnType<typeof createSanityClient> | undefined;
 
-async function readCopy(): Promise<MailCopy> {
+/** `language`: a served tag, or '' for the default language (whose documents name none). */
+async function readCopy(language: string): Promise<MailCopy> {
   // The site's Sanity client (the hosted project, or the local lake in this process), outside any request:
   // published words, without Live or draft mode, which only a request has.
-  // The default language's words: the emails are written in it.
-  const result = await (client ??= createSanityClient()).fetch(
-    SUBSCRIPTION_COPY_QUERY,
-    { language: '' },
-    { perspective: 'published', stega: false },
-  );
+  const sanity = (client ??= createSanityClient());
+  const options = { perspective: 'published', stega: false } as const;
+  const [result] = await Promise.all([
+    sanity.fetch(SUBSCRIPTION_COPY_QUERY, { language }, options),
+    // With the default's words, the languages served now: which subscribers' languages have pages is then
+    // known before a page or the start's read has told this process, and another instance's publish of
+    // them arrives within the TTL.
+    language === '' ? sanity.fetch(LANGUAGES_QUERY, {}, options).then((site) => serveLanguages(toSiteLanguages(site))) : null,
+  ]);
   if (!result?.subscription) throw new Error('Site settings have no Subscription texts: the emails cannot be written');
-  return { productName: result.productName ?? '', words: toSubscriptionCopy(result) };
+  return { language, productName: result.productName ?? '', words: toSubscriptionCopy(result) };
 }
 
-/** The emails' words, read at most once a COPY_TTL_MS; a failed read is tried again at the next call. */
-export function mailCopy(now = Date.now()): Promise<MailCopy> {
-  const cached = cachedMailCopy();
+/**
+ * The emails' words in a subscriber's `language` (the default language's for '', for its own tag and for
+ * a language the site no longer serves), read at most once a COPY_TTL_MS per language; a failed read is
+ * tried again at the next call.
+ */
+export function mailCopy(language = '', now = Date.now()): Promise<MailCopy> {
+  const served = servedLanguage(language);
+  const cached = cachedMailCopy(served);
   if (cached && now < cached.until) return cached.copy;
-  const copy = readCopy();
-  keepMailCopy({ until: now + COPY_TTL_MS, copy });
+  const copy = readCopy(served);
+  keepMailCopy(served, { until: now + COPY_TTL_MS, copy });
   copy.catch(() => {
-    if (cachedMailCopy()?.copy === copy) forgetMailCopy();
+    if (cachedMailCopy(served)?.copy === copy) forgetMailCopy(served);
   });
   return copy;
 }

@@ -9,6 +9,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 
 import { toSubscriptionCopy } from '@/lib/forms/subscription-copy';
 import { formatDate } from '@/lib/shared/view-fields';
+import { serveLanguages } from '@/lib/shared/language-gate';
+import { toSiteLanguages } from '@/lib/shared/languages';
 import { readMail, readMailFiles, tokenOf, type ReadMail } from '@/testkit/mail';
 import { SEED, SEED_SUBSCRIPTION } from '@/testkit/seed-copy';
 import { startSmtpServer, type SmtpServer } from '@/testkit/smtp';
@@ -27,12 +29,16 @@ import { nudgeMailSender } from '@/lib/store/nudge';
  * does not answer does, and the .eml files without SMTP_URL. The emails' words are the seed's (the content
  * read itself is the browser tests'; the embedded store's path too).
  */
-vi.mock('./copy', () => ({
-  mailCopy: async () => ({
-    productName: SEED.settings.productName!,
-    words: toSubscriptionCopy({ productName: SEED.settings.productName!, subscription: SEED.settings.subscription! }),
-  }),
-}));
+vi.mock('./copy', async () => {
+  const { servedLanguage } = await import('@/lib/shared/language-gate');
+  return {
+    mailCopy: async (language = '') => ({
+      language: servedLanguage(language),
+      productName: SEED.settings.productName!,
+      words: toSubscriptionCopy({ productName: SEED.settings.productName!, subscription: SEED.settings.subscription! }),
+    }),
+  };
+});
 
 const SITE = 'https://hallway.example';
 const SMTP_TIMEOUT_SECONDS = 2;
@@ -88,6 +94,8 @@ beforeAll(async () => {
   [smtp, stack] = await Promise.all([startSmtpServer(), startSupabaseStack({ database: 'postgres' })]);
   dataDir = await mkdtemp(path.join(tmpdir(), 'mail-contract-'));
   vi.stubEnv('NEXT_PUBLIC_SITE_URL', SITE);
+  // The seed's languages, as the site's settings would have told this process.
+  serveLanguages(toSiteLanguages(SEED.settings));
   await load({ ...supabaseEnv(stack), DATA_DIR: dataDir, SMTP_URL: smtp.url, SMTP_TIMEOUT_SECONDS: String(SMTP_TIMEOUT_SECONDS) });
 }, 60_000);
 
@@ -104,7 +112,7 @@ beforeEach(() => void smtp.accepted.splice(0));
 /** Signs `email` up and confirms it with the link of the confirmation that arrives. */
 async function confirmedSubscriber(email: string) {
   const before = smtp.accepted.length;
-  await modules.store.saveSubscriber(email);
+  await modules.store.saveSubscriber({ email });
   nudgeMailSender();
   await vi.waitFor(() => expect(smtp.accepted.length).toBe(before + 1), { timeout: 20_000, interval: 50 });
   const confirmation = await readMail(smtp.accepted.at(-1)!.raw);
@@ -136,7 +144,7 @@ describe('the public key on Supabase', () => {
 
 describe('the sender over SMTP', () => {
   it("a sign-up's confirmation: text and HTML parts with the same links, RFC 8058 headers, the Message-ID the outbox records", async () => {
-    await modules.store.saveSubscriber('Reader@Example.com');
+    await modules.store.saveSubscriber({ email: 'Reader@Example.com' });
     nudgeMailSender();
     const [mail] = await delivered(1);
     const words = SEED_SUBSCRIPTION;
@@ -203,7 +211,7 @@ describe('the sender over SMTP', () => {
     expect(smtp.accepted).toHaveLength(2);
 
     smtp.refuse(550, 1);
-    await modules.store.saveSubscriber('refused@example.com');
+    await modules.store.saveSubscriber({ email: 'refused@example.com' });
     nudgeMailSender();
     await vi.waitFor(
       async () => expect((await outbox()).at(-1)).toMatchObject({ kind: 'confirmation', status: 'failed', attempts: 1 }),
@@ -215,7 +223,7 @@ describe('the sender over SMTP', () => {
   it('a message the server does not accept within SMTP_TIMEOUT_SECONDS is given up on its connection, so the server drops it, and is retried later', async () => {
     smtp.hold();
     try {
-      await modules.store.saveSubscriber('slow@example.com');
+      await modules.store.saveSubscriber({ email: 'slow@example.com' });
       nudgeMailSender();
       await vi.waitFor(() => expect(smtp.dropped()).toBe(1), { timeout: SMTP_TIMEOUT_SECONDS * 1000 * 5 });
     } finally {
@@ -232,6 +240,32 @@ describe('the sender over SMTP', () => {
         }),
       WAIT,
     );
+  });
+});
+
+describe('the sender in the subscriber’s language', () => {
+  it("a sign-up from a language's page gets links to its pages; from a language no longer served, the default's", async () => {
+    await modules.store.saveSubscriber({ email: 'lectora@example.com', language: 'es' });
+    await modules.store.saveSubscriber({ email: 'lecteur@example.com', language: 'fr' });
+    nudgeMailSender();
+    const to = async (email: string) => {
+      const found = await vi.waitFor(async () => {
+        const mails = await Promise.all(smtp.accepted.map((message) => readMail(message.raw)));
+        const mail = mails.find((read) => read.to === email);
+        expect(mail).toBeDefined();
+        return mail!;
+      }, WAIT);
+      return found;
+    };
+    const spanish = await to('lectora@example.com');
+    const [confirmLink, unsubscribeLink] = spanish.textLinks;
+    expect(confirmLink).toMatch(new RegExp(`^${SITE}/es/subscription/confirm\\?token=[\\w-]{43}$`));
+    expect(unsubscribeLink).toMatch(new RegExp(`^${SITE}/es/subscription/unsubscribe\\?token=[\\w-]{43}$`));
+    expect(spanish.htmlLinks).toEqual(spanish.textLinks);
+    expect(spanish.header('list-unsubscribe')).toBe(`<${SITE}/es/subscription/unsubscribe/one-click?token=${tokenOf(unsubscribeLink!)}>`);
+    expect(await modules.subscriptions.confirmSubscription(tokenOf(confirmLink!))).toBe('confirmed');
+    const french = await to('lecteur@example.com');
+    expect(french.textLinks[0]).toMatch(new RegExp(`^${SITE}/subscription/confirm\\?token=`));
   });
 });
 
@@ -266,7 +300,7 @@ describe('the sender without SMTP_URL', () => {
   it('writes each email as an .eml file under DATA_DIR/mail that a mail client reads, named by its Message-ID', async () => {
     await modules.sender.stopMailSender();
     await load({ SMTP_URL: '' });
-    await modules.store.saveSubscriber('files@example.com');
+    await modules.store.saveSubscriber({ email: 'files@example.com' });
     nudgeMailSender();
     const mail = await vi.waitFor(
       async () => {

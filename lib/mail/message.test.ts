@@ -11,7 +11,7 @@ import { leaseSeconds, MAX_ATTEMPTS, retryDelaySeconds, RETRY_CAP_SECONDS, sendD
 vi.stubEnv('NEXT_PUBLIC_SITE_URL', 'https://hallway.example');
 
 const productName = SEED.settings.productName!;
-const copy = { productName, words: toSubscriptionCopy({ productName, subscription: SEED.settings.subscription! }) };
+const copy = { language: '', productName, words: toSubscriptionCopy({ productName, subscription: SEED.settings.subscription! }) };
 const TOKEN = 'A'.repeat(43);
 
 const notice = (change: Partial<ClaimedMail> = {}): ClaimedMail => ({
@@ -24,6 +24,7 @@ const notice = (change: Partial<ClaimedMail> = {}): ClaimedMail => ({
   token: null,
   unsubscribeToken: TOKEN,
   summary: 'Posts are kept for 3 days.',
+  language: '',
   ...change,
 });
 
@@ -50,7 +51,7 @@ describe('the emails', () => {
 
   it('no header injection: line breaks in the copy never reach a header, and an address the forms refuse is never written to', () => {
     const words = { ...copy.words, noticeSubject: 'Changes\r\nBcc: everyone@example.com\u2028on {date}' };
-    const mail = composeMail(notice(), { productName: 'Hall\nway', words }, 'no-reply@hallway.example');
+    const mail = composeMail(notice(), { language: '', productName: 'Hall\nway', words }, 'no-reply@hallway.example');
     expect(mail.subject).toBe('Changes Bcc: everyone@example.com on January 15, 2027');
     expect(mail.from.name).toBe('Hall way');
     for (const email of [
@@ -60,6 +61,39 @@ describe('the emails', () => {
     ]) {
       expect(() => composeMail(notice({ email }), copy, 'no-reply@hallway.example')).toThrow(UndeliverableError);
     }
+  });
+});
+
+describe('the emails in the subscriber’s language', () => {
+  const FROM = 'no-reply@hallway.example';
+  const SITE = 'https://hallway.example';
+  const links = (text: string) => text.match(/https:\/\/\S+/g);
+
+  it('the default language: every link without a prefix, the date as before', () => {
+    const mail = composeMail(notice(), copy, FROM);
+    expect(links(mail.text)).toEqual([
+      `${SITE}/privacy/versions/2027-01-15`,
+      `${SITE}/privacy/versions/2027-01-15/changes`,
+      `${SITE}/subscription/unsubscribe?token=${TOKEN}`,
+    ]);
+    expect(mail.headers['List-Unsubscribe']).toBe(`<${SITE}/subscription/unsubscribe/one-click?token=${TOKEN}>`);
+    expect(mail.subject).toContain('January 15, 2027');
+  });
+
+  it('another language: every link opens its pages, and the date is written in it', () => {
+    const spanish = { ...copy, language: 'es' };
+    const mail = composeMail(notice(), spanish, FROM);
+    expect(links(mail.text)).toEqual([
+      `${SITE}/es/privacy/versions/2027-01-15`,
+      `${SITE}/es/privacy/versions/2027-01-15/changes`,
+      `${SITE}/es/subscription/unsubscribe?token=${TOKEN}`,
+    ]);
+    expect(mail.html).toContain(`href="${SITE}/es/privacy/versions/2027-01-15/changes"`);
+    expect(mail.headers['List-Unsubscribe']).toBe(`<${SITE}/es/subscription/unsubscribe/one-click?token=${TOKEN}>`);
+    expect(mail.subject).toContain('15 de enero de 2027');
+    expect(mail.text).not.toContain('January');
+    const confirmation = composeMail(notice({ kind: 'confirmation', ref: '1', token: 'B'.repeat(43) }), spanish, FROM);
+    expect(links(confirmation.text)?.[0]).toBe(`${SITE}/es/subscription/confirm?token=${'B'.repeat(43)}`);
   });
 });
 

@@ -1,11 +1,11 @@
 import 'server-only';
 
 import { withoutControls } from '@/lib/shared/plain-text';
-import type { SubscriptionCopy } from '@/lib/forms/subscription-copy';
 import { fillTokens } from '@/lib/shared/tokens';
 import { formatDate } from '@/lib/shared/view-fields';
 import { siteUrl } from '@/lib/env/public';
 import { changesPath, ROUTES, versionPath, withToken } from '@/lib/shared/public-pages';
+import { localePath } from '@/lib/shared/languages';
 import { isEmailAddress } from '@/lib/forms/validation';
 
 import { renderHtml, renderText, type Body } from './body';
@@ -39,43 +39,49 @@ export const messageId = ({ kind, ref, subscriberId }: Pick<ClaimedMail, 'kind' 
 // A subject is one line: line breaks or other controls in the copy would otherwise reach the header.
 const oneLine = (text: string) => text.replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, ' ').trim();
 
-const link = (path: string) => `${siteUrl()}${path}`;
+/** A page of the site in the email's language, so its reader lands on the pages they signed up from. */
+const link = (path: string, language: string) => `${siteUrl()}${localePath(path, language, { defaultLanguage: '' })}`;
 
-function confirmationBody(mail: ClaimedMail, words: SubscriptionCopy): Body['main'] {
+/** A day in the email's language; the default language's as the pages write it. */
+const day = (isoDate: string, language: string) => formatDate(isoDate, language || undefined);
+
+function confirmationBody(mail: ClaimedMail, { words, language }: MailCopy): Body['main'] {
   if (!mail.token) throw new Error(`confirmation ${mail.id} has no token`);
   return [
     { paragraph: words.confirmText },
-    { link: words.confirmLink, href: link(withToken(ROUTES.confirm, mail.token)) },
+    { link: words.confirmLink, href: link(withToken(ROUTES.confirm, mail.token), language) },
     { paragraph: words.confirmIgnore },
   ];
 }
 
-function noticeBody(mail: ClaimedMail, words: SubscriptionCopy): Body['main'] {
+function noticeBody(mail: ClaimedMail, { words, language }: MailCopy): Body['main'] {
   return [
-    { paragraph: fillTokens(words.noticeText, { date: formatDate(mail.ref) }) },
+    { paragraph: fillTokens(words.noticeText, { date: day(mail.ref, language) }) },
     ...(mail.summary ? [{ label: words.noticeSummaryLabel, text: mail.summary }] : []),
-    { link: words.noticeVersionLink, href: link(versionPath(mail.ref)) },
-    { link: words.noticeChangesLink, href: link(changesPath(mail.ref)) },
+    { link: words.noticeVersionLink, href: link(versionPath(mail.ref), language) },
+    { link: words.noticeChangesLink, href: link(changesPath(mail.ref), language) },
   ];
 }
 
 /**
- * The email of a claimed message: a confirmation (its link to the confirmation page) or a notice of a
+ * The email of a claimed message, in the language of `copy` (the subscriber's, as far as the site serves
+ * it: lib/mail/copy.ts): a confirmation (its link to the confirmation page) or a notice of a
  * material change (the summary, the day it takes effect, the new version and what changes), each with
  * the unsubscribe link in its footer and as RFC 8058's one-click headers, which mail clients show as an
  * unsubscribe button. The confirmation has them too: it is the one email someone who never signed up
  * may get, and a button to say so beats a spam report (the address is then written to again only when
  * signed up again, at most once in 90 days: supabase/migrations/*_resubscribe_interval.sql).
  */
-export function composeMail(mail: ClaimedMail, { productName, words }: MailCopy, from: string): Mail {
+export function composeMail(mail: ClaimedMail, copy: MailCopy, from: string): Mail {
+  const { productName, words, language } = copy;
   if (!isEmailAddress(mail.email)) throw new UndeliverableError(`message ${mail.id}: the stored address is not one the forms accept`);
   const confirmation = mail.kind === 'confirmation';
-  const subject = oneLine(confirmation ? words.confirmSubject : fillTokens(words.noticeSubject, { date: formatDate(mail.ref) }));
+  const subject = oneLine(confirmation ? words.confirmSubject : fillTokens(words.noticeSubject, { date: day(mail.ref, language) }));
   const body: Body = {
-    main: confirmation ? confirmationBody(mail, words) : noticeBody(mail, words),
+    main: confirmation ? confirmationBody(mail, copy) : noticeBody(mail, copy),
     footer: [
       { paragraph: words.emailFooter },
-      { link: words.unsubscribeLink, href: link(withToken(ROUTES.unsubscribe, mail.unsubscribeToken)) },
+      { link: words.unsubscribeLink, href: link(withToken(ROUTES.unsubscribe, mail.unsubscribeToken), language) },
     ],
   };
   return {
@@ -87,7 +93,7 @@ export function composeMail(mail: ClaimedMail, { productName, words }: MailCopy,
     html: withoutControls(renderHtml(body, subject)),
     messageId: messageId(mail, from),
     headers: {
-      'List-Unsubscribe': `<${link(withToken(ROUTES.oneClick, mail.unsubscribeToken))}>`,
+      'List-Unsubscribe': `<${link(withToken(ROUTES.oneClick, mail.unsubscribeToken), language)}>`,
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
     },
   };

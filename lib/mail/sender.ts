@@ -60,15 +60,19 @@ type Sender = {
 /** Claims up to `free` messages and starts sending each; resolves to how many it got. */
 async function claim(sender: Sender, free: number): Promise<number> {
   const { worker, deadlines, lease, from, transport, inFlight, wake } = sender;
-  // No words, no claim: a message claimed now could not be written.
-  const copy = await mailCopy();
+  // No words, no claim: a message claimed now could not be written. The default language's words come
+  // with the languages served, so each subscriber's below is one the site has pages in.
+  await mailCopy();
   const claimedAt = performance.now();
   const mails = await claimMail(worker, free, lease, MAX_ATTEMPTS);
-  for (const mail of mails) {
+  // Each in its subscriber's language, read once per language and kept; a failed read leaves the batch
+  // for the lease to run out, as a failed claim would.
+  const copies = await Promise.all(mails.map((mail) => mailCopy(mail.language)));
+  for (const [index, mail] of mails.entries()) {
     // Too late to send inside the lease (the claim's answer was slow): left for the lease to run out.
     const deadlineMs = sendDeadlineMs(deadlines, performance.now() - claimedAt);
     if (deadlineMs <= 0) continue;
-    const sending = deliver(mail, copy, from, transport, deadlineMs).finally(() => {
+    const sending = deliver(mail, copies[index]!, from, transport, deadlineMs).finally(() => {
       inFlight.delete(sending);
       if (CONCURRENCY - inFlight.size === CLAIM_AT_LEAST) wake.ring();
     });

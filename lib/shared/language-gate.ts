@@ -1,4 +1,4 @@
-import { isLanguageTag, type SiteLanguages } from './languages.ts';
+import { isLanguageTag, localePath, type SiteLanguages } from './languages.ts';
 
 /**
  * Which first segments of a path the site serves pages under, as this process last read the settings:
@@ -27,3 +27,12 @@ export function mayServeLanguage(segment: string): boolean {
   const served = store[KEY];
   return served === undefined || (served.tags.has(segment) && segment !== served.defaultLanguage);
 }
+
+/**
+ * The language to write in for `tag` away from its page (an email, a form's answer): `tag` while its
+ * pages are served, else '' for the default language (its own tag, a tag no longer listed, or none).
+ */
+export const servedLanguage = (tag: string): string => (mayServeLanguage(tag) ? tag : '');
+
+/** A path of the site (ROUTES) in servedLanguage(tag): under its prefix, or none for the default language. */
+export const servedPath = (tag: string, path: string): string => localePath(path, servedLanguage(tag), { defaultLanguage: '' });

@@ -21,9 +21,12 @@ export function texts<K extends string>(source: Maybe<{ [P in K]?: Maybe<string>
   return Object.fromEntries(keys.map((key) => [key, text(source?.[key])])) as Record<K, string>;
 }
 
-/** A day of the record as readers see it ("November 22, 2026"): the editor-set date, never today's. */
-export function formatDate(isoDate: string): string {
-  return new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${isoDate}T00:00:00Z`));
+/**
+ * A day of the record as readers see it ("November 22, 2026"): the editor-set date, never today's. In
+ * `locale` (a BCP 47 tag) when given: an email's reader's ("22 de noviembre de 2026").
+ */
+export function formatDate(isoDate: string, locale = 'en-US'): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${isoDate}T00:00:00Z`));
 }
 
 /** Title and description for a page's <head> (lib/content/metadata.ts). */

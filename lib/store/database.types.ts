@@ -13,11 +13,13 @@ export type Database = {
           created_at: string;
           email: string;
           id: string;
+          language: string;
           status: string;
           unsubscribed_at: string | null;
         };
         Insert: {
           email: string;
+          language?: string;
         };
         Update: { [_ in never]: never };
         Relationships: [];
@@ -60,7 +62,7 @@ export type Database = {
       };
       mail_claim: {
         Args: { worker: string; max_rows: number; lease_seconds: number; max_attempts: number };
-        Returns: { outbox_id: number | null; kind: string | null; attempt: number | null; ref: string | null; subscriber_id: string | null; email: string | null; token: string | null; unsubscribe_token: string | null; summary: string | null }[];
+        Returns: { outbox_id: number | null; kind: string | null; attempt: number | null; ref: string | null; subscriber_id: string | null; email: string | null; token: string | null; unsubscribe_token: string | null; summary: string | null; language: string | null }[];
       };
       mail_failed: {
         Args: { outbox_id: number; attempt: number; error: string; retry_seconds: number; give_up: boolean };

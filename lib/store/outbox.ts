@@ -10,7 +10,10 @@ import type { FunctionArgs, FunctionResult, StoreFunction } from './database.typ
 
 export type MailKind = 'confirmation' | 'notice';
 
-/** A claimed message and what its email needs. `token`: a confirmation's link token; `summary`: a notice's. */
+/**
+ * A claimed message and what its email needs. `token`: a confirmation's link token; `summary`: a notice's;
+ * `language`: the subscriber's, a tag or '' for the default language.
+ */
 export type ClaimedMail = {
   id: number;
   kind: MailKind;
@@ -21,6 +24,7 @@ export type ClaimedMail = {
   token: string | null;
   unsubscribeToken: string;
   summary: string | null;
+  language: string;
 };
 
 const call = <F extends StoreFunction>(fn: F, args: FunctionArgs<F>): Promise<FunctionResult<F>> => backend().call(fn, args, 'secret');
@@ -34,7 +38,18 @@ function toClaimed(row: ClaimRow): ClaimedMail {
     throw new Error(`mail_claim returned an incomplete row (${id ?? 'no id'})`);
   }
   if (kind !== 'confirmation' && kind !== 'notice') throw new Error(`mail_claim returned the unknown kind ${kind}`);
-  return { id, kind, attempt, ref, subscriberId, email, unsubscribeToken, token: row.token, summary: row.summary };
+  return {
+    id,
+    kind,
+    attempt,
+    ref,
+    subscriberId,
+    email,
+    unsubscribeToken,
+    token: row.token,
+    summary: row.summary,
+    language: row.language ?? '',
+  };
 }
 
 export async function claimMail(worker: string, maxRows: number, leaseSeconds: number, maxAttempts: number): Promise<ClaimedMail[]> {

@@ -41,8 +41,8 @@ describe('embedded PGlite store on disk', () => {
   it('saves requests and subscribers, keeps them across a re-open and applies migrations once', async () => {
     const dir = path.join(dataDir, 'pglite');
     await store.saveSupportRequest({ email: 'a@example.com', subject: 'Hello', message: 'Kept?', type: 'feature' });
-    await store.saveSubscriber('Reader@Example.com');
-    await store.saveSubscriber('reader@example.com');
+    await store.saveSubscriber({ email: 'Reader@Example.com' });
+    await store.saveSubscriber({ email: 'reader@example.com', language: 'es' });
     await closeSharedStore(dir);
 
     const reopened = await openStore(dir);
@@ -51,7 +51,10 @@ describe('embedded PGlite store on disk', () => {
       expect((await reopened.query('select subject, type, status from public.support_requests')).rows).toEqual([
         { subject: 'Hello', type: 'feature', status: 'new' },
       ]);
-      expect((await reopened.query('select email from public.newsletter_subscribers')).rows).toEqual([{ email: 'Reader@Example.com' }]);
+      // Stored once, in the language of the page signed up on last.
+      expect((await reopened.query('select email, language from public.newsletter_subscribers')).rows).toEqual([
+        { email: 'Reader@Example.com', language: 'es' },
+      ]);
       const migrations = (await readdir(path.join(process.cwd(), 'supabase', 'migrations'))).filter((file) => file.endsWith('.sql'));
       expect((await reopened.query('select count(*)::int as n from public.schema_migrations')).rows).toEqual([{ n: migrations.length }]);
     } finally {

@@ -134,8 +134,8 @@ describe("the site's store on Supabase past a quota", () => {
     expect(await count('support_requests')).toBe(CLIENT_MAX);
     // Another visitor is not affected; the same for sign-ups, a table of its own.
     await save('neighbour', '203.0.113.61');
-    for (let n = 0; n < CLIENT_MAX; n++) await store.saveSubscriber(`quota${n}@example.com`, '203.0.113.60');
-    expect(await failure(store.saveSubscriber('quota.over@example.com', '203.0.113.60'))).toMatchObject({
+    for (let n = 0; n < CLIENT_MAX; n++) await store.saveSubscriber({ email: `quota${n}@example.com`, clientKey: '203.0.113.60' });
+    expect(await failure(store.saveSubscriber({ email: 'quota.over@example.com', clientKey: '203.0.113.60' }))).toMatchObject({
       visitorMessage: { code: 'rateLimited' },
     });
   });

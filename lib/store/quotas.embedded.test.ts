@@ -113,8 +113,8 @@ describe('quotas of the embedded store', () => {
 
     const signUp = new FormData();
     signUp.set('email', 'reader@example.com');
-    await store.saveSubscriber('first@example.com', '203.0.113.9');
-    await store.saveSubscriber('second@example.com', '203.0.113.9');
+    await store.saveSubscriber({ email: 'first@example.com', clientKey: '203.0.113.9' });
+    await store.saveSubscriber({ email: 'second@example.com', clientKey: '203.0.113.9' });
     expect(await actions.subscribe({ status: 'idle' }, signUp)).toEqual({
       status: 'error',
       message: { code: 'rateLimited' },

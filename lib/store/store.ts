@@ -20,6 +20,12 @@ type SupportRequestInput = {
   clientKey?: string | null;
 };
 
+/**
+ * `language`: the tag of the page signed up on, which a known address takes too; without one the column
+ * keeps '' (the default language) or, for a known address, the language it had.
+ */
+type SubscriberInput = { email: string; language?: string | null; clientKey?: string | null };
+
 const UNIQUE_VIOLATION = '23505';
 
 /**
@@ -75,7 +81,7 @@ export async function saveSupportRequest({
  * same success and takes the same quota, so the answer says nothing about who subscribed. `clientKey`
  * as for saveSupportRequest.
  */
-export async function saveSubscriber(email: string, clientKey?: string | null): Promise<void> {
+export async function saveSubscriber({ email, language, clientKey }: SubscriberInput): Promise<void> {
   // The trigger takes sign-ups of one address in turn, but the unique index is the last word on a race.
-  await write('newsletter_subscribers', { email }, clientKey ?? null, isUniqueViolation);
+  await write('newsletter_subscribers', { email, ...(language ? { language } : {}) }, clientKey ?? null, isUniqueViolation);
 }

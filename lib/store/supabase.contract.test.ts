@@ -52,8 +52,8 @@ describe('store on Supabase', () => {
   });
 
   it('subscribes an address twice without error and stores it once', async () => {
-    await store.saveSubscriber('Reader@Example.com');
-    await store.saveSubscriber('reader@example.com');
+    await store.saveSubscriber({ email: 'Reader@Example.com' });
+    await store.saveSubscriber({ email: 'reader@example.com' });
     expect(await rows("select email from newsletter_subscribers where lower(email) = 'reader@example.com'")).toEqual([
       { email: 'Reader@Example.com' },
     ]);

@@ -86,7 +86,7 @@ export async function subscribe(_previous: FormState<SubscribeFields>, formData:
   if (isBot(formData)) return { status: 'success' };
   const subscriber = validateSubscriber(formData);
   if (!subscriber.ok) return { status: 'error', message: subscriber.message, fields };
-  const state = await store(fields, (clientKey) => saveSubscriber(subscriber.value.email, clientKey));
+  const state = await store(fields, (clientKey) => saveSubscriber({ ...subscriber.value, clientKey }));
   // Whether a confirmation was queued, only the database knows: the sender looks either way, after the answer.
   if (state.status === 'success') nudgeMailSender();
   return state;

@@ -1,4 +1,4 @@
-import { getLandingPage, getSettings } from '@/lib/content';
+import { getLandingPage, getLocalPath, getSettings } from '@/lib/content';
 import type { LandingPageView, SettingsView } from '@/lib/content/views';
 import { pageMetadata } from '@/lib/content/metadata';
 import { ROUTES } from '@/lib/shared/public-pages';
@@ -8,7 +8,7 @@ import { Icon } from '../_components/icons';
 import { SectionHeading } from '../_components/section-heading';
 import { LanguageLinks } from '../_components/language-links';
 import { pageLanguage, type LanguageParams } from '../_components/page-language';
-import { SubscribeForm } from '../_components/subscribe-form';
+import { SubscribeForm, type SubscribeFormProps } from '../_components/subscribe-form';
 
 export async function generateMetadata(props: LanguageParams) {
   return pageMetadata(ROUTES.home, (await pageLanguage(props)).tag);
@@ -97,7 +97,13 @@ function Experience({ experience }: { experience: LandingPageView['experience'] 
   );
 }
 
-function StayUpdated({ stayUpdated, messages }: { stayUpdated: LandingPageView['stayUpdated']; messages: SettingsView['messages'] }) {
+type StayUpdatedProps = {
+  stayUpdated: LandingPageView['stayUpdated'];
+  messages: SettingsView['messages'];
+  page: SubscribeFormProps['page'];
+};
+
+function StayUpdated({ stayUpdated, messages, page }: StayUpdatedProps) {
   return (
     <section id="stay-updated" aria-labelledby="stay-updated-heading" className="below-fold bg-brand-700 text-white">
       <div className="mx-auto max-w-3xl px-4 py-16 text-center sm:px-6">
@@ -105,7 +111,7 @@ function StayUpdated({ stayUpdated, messages }: { stayUpdated: LandingPageView['
           {stayUpdated.heading}
         </h2>
         <p className="mt-3 text-brand-100">{stayUpdated.text}</p>
-        <SubscribeForm copy={stayUpdated} messages={messages} />
+        <SubscribeForm copy={stayUpdated} messages={messages} page={page} />
       </div>
     </section>
   );
@@ -113,7 +119,11 @@ function StayUpdated({ stayUpdated, messages }: { stayUpdated: LandingPageView['
 
 export default async function HomePage(props: LanguageParams) {
   const { tag } = await pageLanguage(props);
-  const [{ hero, features, experience, faq, stayUpdated }, settings] = await Promise.all([getLandingPage(tag), getSettings(tag)]);
+  const [{ hero, features, experience, faq, stayUpdated }, settings, path] = await Promise.all([
+    getLandingPage(tag),
+    getSettings(tag),
+    getLocalPath(tag, ROUTES.home),
+  ]);
 
   return (
     <>
@@ -121,7 +131,7 @@ export default async function HomePage(props: LanguageParams) {
       <Features features={features} />
       <Experience experience={experience} />
       <FaqSection faq={faq} className="px-4 py-20 sm:px-6" />
-      <StayUpdated stayUpdated={stayUpdated} messages={settings.messages} />
+      <StayUpdated stayUpdated={stayUpdated} messages={settings.messages} page={{ language: tag, path }} />
       <LanguageLinks path={ROUTES.home} current={tag} label={settings.chrome.languageNav} />
     </>
   );

@@ -4,6 +4,7 @@ import { useFormStatus } from 'react-dom';
 
 import { LINK_PAGE_WORDS, type LinkKind, type SubscriptionCopy } from '@/lib/forms/subscription-copy';
 import { TOKEN_PARAM } from '@/lib/shared/public-pages';
+import { LANGUAGE_FIELD } from '@/lib/forms/validation';
 import { confirmFromLink, unsubscribeFromLink } from '@/lib/support/subscription-actions';
 
 import { primaryAction } from '../../_components/status-page';
@@ -21,13 +22,15 @@ function Submit({ label, pendingLabel }: { label: string; pendingLabel: string }
 
 /**
  * The page an email's link opens: what pressing the button will do, and the button, a form that posts
- * the link's token to its action, with or without JavaScript; the answer is the page it redirects to.
+ * the link's token to its action, with or without JavaScript; the answer is the page it redirects to,
+ * in the page's `language`.
  */
-export function LinkForm({ kind, token, copy }: { kind: LinkKind; token: string; copy: SubscriptionCopy }) {
+export function LinkForm({ kind, token, copy, language }: { kind: LinkKind; token: string; copy: SubscriptionCopy; language: string }) {
   const words = LINK_PAGE_WORDS[kind];
   return (
     <form action={ACTIONS[kind]} className="mt-8">
       <input type="hidden" name={TOKEN_PARAM} value={token} />
+      <input type="hidden" name={LANGUAGE_FIELD} value={language} />
       <Submit label={copy[words.button]} pendingLabel={copy.pendingLabel} />
     </form>
   );

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
 
-import { getSubscriptionCopy } from '@/lib/content';
+import { getLocalPath, getSubscriptionCopy } from '@/lib/content';
 import { LINK_PAGE_WORDS, type LinkKind } from '@/lib/forms/subscription-copy';
 import { linkResultPath, TOKEN_PARAM } from '@/lib/shared/public-pages';
 import { isToken } from '@/lib/forms/validation';
@@ -48,11 +48,11 @@ export const HomeButton = ({ label, href }: { label: string; href: string }) => 
 export async function LinkPage({ kind, searchParams, language }: { kind: LinkKind; searchParams: SearchParams; language: string }) {
   const [params, copy] = await Promise.all([searchParams, getSubscriptionCopy(language)]);
   const token = params[TOKEN_PARAM];
-  if (typeof token !== 'string' || !isToken(token)) redirect(linkResultPath('invalid'));
+  if (typeof token !== 'string' || !isToken(token)) redirect(await getLocalPath(language, linkResultPath('invalid')));
   const words = LINK_PAGE_WORDS[kind];
   return (
     <SubscriptionFrame heading={copy[words.heading]} text={copy[words.intro]}>
-      <LinkForm kind={kind} token={token} copy={copy} />
+      <LinkForm kind={kind} token={token} copy={copy} language={language} />
     </SubscriptionFrame>
   );
 }

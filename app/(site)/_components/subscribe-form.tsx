@@ -2,18 +2,20 @@
 
 import { useActionState } from 'react';
 
-import { ROUTES } from '@/lib/shared/public-pages';
 import { subscribe } from '@/lib/support/actions';
 import type { LandingPageView } from '@/lib/content/views';
 import { IDLE, type FormState, type SubscribeFields } from '@/lib/forms/form-state';
 import { messageText, type MessageCopy } from '@/lib/forms/messages';
-import { HONEYPOT_FIELD } from '@/lib/forms/validation';
+import { HONEYPOT_FIELD, LANGUAGE_FIELD } from '@/lib/forms/validation';
 
-/** The sign-up section's labels and answers (Landing page), and the messages it may show (Site settings). */
-type Props = { copy: LandingPageView['stayUpdated']; messages: MessageCopy };
+/**
+ * The sign-up section's labels and answers (Landing page), the messages it may show (Site settings), and
+ * the page it is on, in its language: the subscriber's emails are written in it.
+ */
+export type SubscribeFormProps = { copy: LandingPageView['stayUpdated']; messages: MessageCopy; page: { language: string; path: string } };
 
-export function SubscribeForm({ copy, messages }: Props) {
-  const [state, formAction, pending] = useActionState<FormState<SubscribeFields>, FormData>(subscribe, IDLE, `${ROUTES.home}#stay-updated`);
+export function SubscribeForm({ copy, messages, page }: SubscribeFormProps) {
+  const [state, formAction, pending] = useActionState<FormState<SubscribeFields>, FormData>(subscribe, IDLE, `${page.path}#stay-updated`);
   const message = pending
     ? null
     : state.status === 'success'
@@ -38,6 +40,7 @@ export function SubscribeForm({ copy, messages }: Props) {
           defaultValue={state.status === 'error' ? state.fields.email : ''}
           className="min-w-0 flex-1 rounded-lg border-0 bg-white px-4 py-3 text-ink shadow-sm outline-1 outline-white/40 placeholder:text-gray-500 focus:outline-2 focus:outline-white"
         />
+        <input type="hidden" name={LANGUAGE_FIELD} value={page.language} />
         <input type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" aria-hidden="true" className="hidden" defaultValue="" />
         <button
           type="submit"

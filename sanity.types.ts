@@ -767,10 +767,10 @@ export type SUPPORT_PAGE_QUERY_RESULT = {
 
 // Source: lib/content/queries.ts
 // Variable: PRIVACY_POLICY_QUERY
-// Query: coalesce(*[_type == "privacyPolicy" && language == $language][0], *[_type == "privacyPolicy" && !defined(language)][0]){  "language": coalesce(language, ""),  title,  lastUpdated,  lastUpdatedLabel,  summary,  sections[]{ _key, heading, body },  seo{ title, description },  versions,  "previousDate": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < ^.lastUpdated] | order(date desc)[0].date}
+// Query: coalesce(*[_type == "privacyPolicy" && language == $language][0], *[_type == "privacyPolicy" && !defined(language)][0]){  "locale": coalesce(language, *[_id == "siteSettings"][0].defaultLanguage, "en"),  title,  lastUpdated,  lastUpdatedLabel,  summary,  sections[]{ _key, heading, body },  seo{ title, description },  versions,  "previousDate": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < ^.lastUpdated] | order(date desc)[0].date}
 export type PRIVACY_POLICY_QUERY_RESULT =
   | {
-      language: string | '';
+      locale: string | 'en';
       title: string | null;
       lastUpdated: string | null;
       lastUpdatedLabel: string | null;
@@ -829,7 +829,7 @@ export type PRIVACY_POLICY_QUERY_RESULT =
       previousDate: string | null;
     }
   | {
-      language: '';
+      locale: string | 'en';
       title: string | null;
       lastUpdated: string | null;
       lastUpdatedLabel: string | null;
@@ -1524,7 +1524,7 @@ declare module '@sanity/client' {
     'coalesce(*[_type == "siteSettings" && language == $language][0], *[_type == "siteSettings" && !defined(language)][0]){ productName, subscription }': SUBSCRIPTION_COPY_QUERY_RESULT;
     'coalesce(*[_type == "landingPage" && language == $language][0], *[_type == "landingPage" && !defined(language)][0]){\n  hero{ headline, text, appStoreLabel, playStoreLabel, scrollLabel },\n  features{ heading, intro, cards[]{ _key, title, text, icon } },\n  experience{ heading, intro, steps[]{ _key, title, text } },\n  faq{ heading, items[]{ _key, question, answer } },\n  stayUpdated{ heading, text, emailLabel, placeholder, buttonLabel, pendingLabel, successMessage },\n  seo{ title, description }\n}': LANDING_PAGE_QUERY_RESULT;
     'coalesce(*[_type == "supportPage" && language == $language][0], *[_type == "supportPage" && !defined(language)][0]){\n  heading,\n  intro,\n  cards[]{ _key, title, text, modalTitle, requestType },\n  contact{ heading, text, replyTimeLabel, hoursLabel },\n  form,\n  faqHeading,\n  faq[]{ _key, question, answer },\n  seo{ title, description }\n}': SUPPORT_PAGE_QUERY_RESULT;
-    'coalesce(*[_type == "privacyPolicy" && language == $language][0], *[_type == "privacyPolicy" && !defined(language)][0]){\n  "language": coalesce(language, ""),\n  title,\n  lastUpdated,\n  lastUpdatedLabel,\n  summary,\n  sections[]{ _key, heading, body },\n  seo{ title, description },\n  versions,\n  "previousDate": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < ^.lastUpdated] | order(date desc)[0].date\n}': PRIVACY_POLICY_QUERY_RESULT;
+    'coalesce(*[_type == "privacyPolicy" && language == $language][0], *[_type == "privacyPolicy" && !defined(language)][0]){\n  "locale": coalesce(language, *[_id == "siteSettings"][0].defaultLanguage, "en"),\n  title,\n  lastUpdated,\n  lastUpdatedLabel,\n  summary,\n  sections[]{ _key, heading, body },\n  seo{ title, description },\n  versions,\n  "previousDate": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < ^.lastUpdated] | order(date desc)[0].date\n}': PRIVACY_POLICY_QUERY_RESULT;
     '*[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(date desc){ date, summary, material, publishedAt, correctedAt, withdrawnAt }': POLICY_VERSIONS_QUERY_RESULT;
     '{\n  "version": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date == $date][0]{ date, title, summary, withdrawnAt, sections[]{ _key, heading, body }, publishedAt, correctedAt, "translation": translations[language == $language][0]{ title, summary, recordedAt, sections[]{ _key, heading, body } } },\n  "previous": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < $date && !defined(withdrawnAt)] | order(date desc)[0]{ date, title, summary, sections[]{ _key, heading, body }, publishedAt, correctedAt, "translation": translations[language == $language][0]{ title, summary, recordedAt, sections[]{ _key, heading, body } } },\n  "translated": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < $date && !defined(withdrawnAt) && count(translations[language == $language]) > 0] | order(date desc)[0...20]{ date, publishedAt, correctedAt, "translation": translations[language == $language][0]{ title, summary, recordedAt, sections[]{ _key, heading, body } } }\n}': POLICY_VERSION_QUERY_RESULT;
     '*[_id == "siteSettings"][0].timeZone': TIME_ZONE_QUERY_RESULT;

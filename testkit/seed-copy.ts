@@ -35,6 +35,13 @@ export const SEED = {
   privacy: seedDocument<PrivacyPolicy>('privacyPolicy'),
 };
 
+/** The seed's Spanish translations of the same documents. */
+export const SEED_ES = {
+  settings: seedDocument<SiteSettings>('siteSettings-es'),
+  landing: seedDocument<LandingPage>('landingPage-es'),
+  privacy: seedDocument<PrivacyPolicy>('privacyPolicy-es'),
+};
+
 type Texts<T> = { [K in Exclude<keyof T, '_type'>]-?: string };
 
 /** Every text of a group, each required: `group.field` is then a plain string. */

@@ -28,7 +28,7 @@ import { getSiteLanguages, inLanguage } from './languages';
 import { dayIn, timeZoneOf } from '@/lib/shared/site-time';
 import { toVersionsCopy } from '@/lib/policy/version-copy';
 import { toChangesView, toVersionListView, toVersionView } from './version-views';
-import { earlierTranslation, languageLines, readerText } from './version-text';
+import { comparedTexts, earlierTranslation, languageLines, readerText } from './version-text';
 import { toSubscriptionCopy } from '@/lib/forms/subscription-copy';
 import { NOT_FOUND_DEFAULTS, type NotFoundCopy } from './status-copy';
 import { toLandingView, toPrivacyView, toSettingsView, toSupportView } from './views';
@@ -65,9 +65,8 @@ const policyResult = cache((language: string) => fetchContent(PRIVACY_POLICY_QUE
 const versionList = () => fetchRecord(POLICY_VERSIONS_QUERY);
 
 /**
- * Today in the site's time zone, true until the next of the record's `days` begins (policy-schedule.ts).
- * Cached under the policy's tag, which the policy clock expires the moment a version takes effect
- * (policy-clock.ts); the page's lifetime follows, for a cache in front.
+ * Today in the site's time zone, true until the next of the record's `days` begins (policy-schedule.ts), under the
+ * policy's tag, which the policy clock expires as a version takes effect (policy-clock.ts); a page's lifetime follows.
  */
 async function siteToday(timeZone: string, days: readonly string[]): Promise<string> {
   'use cache';
@@ -105,16 +104,15 @@ async function privacyPolicy(language: string) {
   if (!current || (await isPreview())) return toPrivacyView(page, settings);
   const { version, previous, translated } = await fetchRecord(POLICY_VERSION_QUERY, { date: current.date, language });
   if (!version) return toPrivacyView(page, settings);
-  const upcoming = next ? toUpcomingView(next, toVersionsCopy(page.versions), true) : null;
-  const shown = readerText(version, language === site.defaultLanguage);
-  const lines = languageLines(shown, toVersionsCopy(page.versions), earlierTranslation(translated));
+  const [copy, shown] = [toVersionsCopy(page), readerText(version, language === site.defaultLanguage)];
+  const [upcoming, lines] = [next ? toUpcomingView(next, copy, true) : null, languageLines(shown, copy, earlierTranslation(translated))];
   return toPrivacyView(page, settings, { version: shown, previousDate: previous?.date ?? null, upcoming, lines });
 }
 
 /** The line every public page carries while a version is announced; null otherwise. */
 export const getSiteNotice = cache(async (language: string) => {
   const { next } = await getPolicySchedule();
-  return next ? inLanguage(language, toSiteNoticeView(next, toVersionsCopy((await policyResult(language)).versions))) : null;
+  return next ? inLanguage(language, toSiteNoticeView(next, toVersionsCopy(await policyResult(language)))) : null;
 });
 
 /** Page `page` of the list of versions, newest first; null past the last. */
@@ -159,13 +157,8 @@ export const getPolicyChanges = cache(async (language: string, value: string) =>
   ]);
   if (!version || !previous) return null;
   // Both in the reader's language, or both in the default: a diff across languages says nothing.
-  const isDefault = language === site.defaultLanguage;
-  const [after, before] = [readerText(version, isDefault), readerText(previous, isDefault)];
-  const both = after.translated && before.translated;
-  return inLanguage(
-    language,
-    await changesView(both ? after : version, both ? before : previous, value === schedule.current?.date, policy.versions, settings),
-  );
+  const [after, before] = comparedTexts(version, previous, language === site.defaultLanguage);
+  return inLanguage(language, await changesView(after, before, value === schedule.current?.date, policy.versions, settings));
 });
 
 /** The Atom feed of the versions and their announcements (policy-feed.ts). */
@@ -176,7 +169,7 @@ export const getPolicyFeed = cache(async (language: string) => {
     settingsResult(language),
     announcedDates(),
   ]);
-  return toPolicyFeed(schedule, toVersionsCopy(page.versions), {
+  return toPolicyFeed(schedule, toVersionsCopy(page), {
     site: siteUrl(),
     prefix: pathPrefix(language, await getSiteLanguages()),
     author: settings.productName ?? '',

@@ -22,7 +22,9 @@ function parsed(xml: string): { summaries: string[]; titles: string[] } {
 }
 
 const today = dayIn(Date.now(), 'UTC');
-const copy = new Proxy({} as VersionsCopy, { get: (_, key) => (key === 'feedTitle' ? 'Policy \u0007changes' : `${String(key)} {date}`) });
+const copy = new Proxy({} as VersionsCopy, {
+  get: (_, key) => (key === 'locale' ? 'en' : key === 'feedTitle' ? 'Policy \u0007changes' : `${String(key)} {date}`),
+});
 
 function schedule(summary: string): Schedule {
   const announced = {

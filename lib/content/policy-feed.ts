@@ -35,7 +35,7 @@ const escape = (value: string) =>
 function entriesOf(schedule: Schedule, copy: VersionsCopy, announced: ReadonlySet<string>): Entry[] {
   return schedule.versions.flatMap(({ date, publishedAt, withdrawnAt, summary, material }) => {
     const begins = new Date(startOfDay(date, schedule.timeZone)).toISOString();
-    const day = formatDate(date);
+    const day = formatDate(date, copy.locale);
     const entry = (kind: string, title: string, at: string, href = versionPath(date)) => ({
       id: `${date}/${kind}`,
       title,

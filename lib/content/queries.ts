@@ -71,7 +71,7 @@ const RECORD = `_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) &
 /** The policy, its versions pages' words, and the version before its own date (for the link to what changed). */
 export const PRIVACY_POLICY_QUERY =
   defineQuery(`coalesce(*[_type == "privacyPolicy" && language == $language][0], *[_type == "privacyPolicy" && !defined(language)][0]){
-  "language": coalesce(language, ""),
+  "locale": coalesce(language, *[_id == "siteSettings"][0].defaultLanguage, "en"),
   title,
   lastUpdated,
   lastUpdatedLabel,

@@ -23,15 +23,14 @@ const translated = <V extends Recorded>(version: V): version is V & { translatio
     { recordedAt: version.translation.recordedAt },
   );
 
+type Texts = Recorded & { title: string | null; summary: string | null; sections: Version['sections'] };
+
 /**
  * A version's text as a reader of the query's language reads it: its translation, when the language is
  * not the default and the translation is of the version as it stands; otherwise the default (governing)
  * text, `pending` when a translation was wanted. Never a translation of another text.
  */
-export function readerText<V extends Recorded & { title: string | null; summary: string | null; sections: Version['sections'] }>(
-  version: V,
-  isDefault: boolean,
-) {
+export function readerText<V extends Texts>(version: V, isDefault: boolean) {
   if (isDefault) return { ...version, pending: false, translated: false };
   if (!translated(version)) return { ...version, pending: true, translated: false };
   const { title, summary, sections } = version.translation;
@@ -49,9 +48,15 @@ export function languageLines(text: { pending: boolean; translated: boolean }, c
       ? {
           line: copy.translationPending,
           earlier: earlier
-            ? { label: withDates(copy.earlierTranslationLink, { date: formatDate(earlier) }), href: versionPath(earlier) }
+            ? { label: withDates(copy.earlierTranslationLink, { date: formatDate(earlier, copy.locale) }), href: versionPath(earlier) }
             : null,
         }
       : null,
   };
+}
+
+/** What a diff compares: both versions in the reader's language when both have it, else both in the default; a diff across languages says nothing. */
+export function comparedTexts<A extends Texts, B extends Texts>(version: A, previous: B, isDefault: boolean) {
+  const [after, before] = [readerText(version, isDefault), readerText(previous, isDefault)];
+  return after.translated && before.translated ? ([after, before] as const) : ([version, previous] as const);
 }

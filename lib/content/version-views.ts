@@ -28,21 +28,22 @@ function standing({ date, withdrawnAt }: { date: string; withdrawnAt: string | n
   if (withdrawnAt)
     return {
       state: 'withdrawn',
-      line: withDates(copy.withdrawnLabel, { date: formatDate(dayIn(Date.parse(withdrawnAt), schedule.timeZone)) }),
+      line: withDates(copy.withdrawnLabel, { date: formatDate(dayIn(Date.parse(withdrawnAt), schedule.timeZone), copy.locale) }),
     } as const;
-  if (date > schedule.today) return { state: 'upcoming', line: withDates(copy.takesEffect, { date: formatDate(date) }) } as const;
+  if (date > schedule.today)
+    return { state: 'upcoming', line: withDates(copy.takesEffect, { date: formatDate(date, copy.locale) }) } as const;
   const { from, to } = inEffect(
     date,
     liveDates(schedule).filter((day) => day <= schedule.today),
   );
   const line = to
-    ? withDates(copy.inEffectRange, { from: formatDate(from), to: formatDate(to) })
-    : withDates(copy.inEffectSince, { from: formatDate(from) });
+    ? withDates(copy.inEffectRange, { from: formatDate(from, copy.locale), to: formatDate(to, copy.locale) })
+    : withDates(copy.inEffectSince, { from: formatDate(from, copy.locale) });
   return { state: 'in-effect', line, from, to } as const;
 }
 
 const correctedText = (correctedAt: string | null, copy: VersionsCopy) =>
-  correctedAt ? withDates(copy.correctedLabel, { date: formatDate(correctedAt.slice(0, 10)) }) : null;
+  correctedAt ? withDates(copy.correctedLabel, { date: formatDate(correctedAt.slice(0, 10), copy.locale) }) : null;
 
 /** Page `page` of the list (policy-archive.ts), or null past its last page. */
 export function toVersionListView(schedule: Schedule, copy: VersionsCopy, page = 1) {
@@ -54,7 +55,7 @@ export function toVersionListView(schedule: Schedule, copy: VersionsCopy, page =
     const { state, line } = standing(version, schedule, copy);
     return {
       date: version.date,
-      dateText: formatDate(version.date),
+      dateText: formatDate(version.date, copy.locale),
       // The version in effect is the policy itself.
       href: current ? ROUTES.privacy : versionPath(version.date),
       current,
@@ -91,13 +92,13 @@ export function toVersionView(
   const copy = policy.versions;
   const date = version.date!;
   const stands = standing({ date, withdrawnAt: version.withdrawnAt }, schedule, copy);
-  const dateText = formatDate(date);
+  const dateText = formatDate(date, copy.locale);
   const notice =
     stands.state === 'withdrawn'
       ? stands.line
       : stands.state === 'upcoming'
         ? withDates(copy.notYetNotice, { date: dateText })
-        : withDates(copy.notice, { from: formatDate(stands.from), to: stands.to ? formatDate(stands.to) : '' });
+        : withDates(copy.notice, { from: formatDate(stands.from, copy.locale), to: stands.to ? formatDate(stands.to, copy.locale) : '' });
   return {
     meta: { title: clean(withDates(copy.versionTitle, { date: dateText })), description: clean(copy.listDescription) },
     title: text(version.title),
@@ -127,12 +128,12 @@ export function toChangesView(
   const date = version.date!;
   const plain = (sections: Version['sections']) =>
     policySections(sections, settings).map(({ _key, heading, body }) => ({ _key, heading, body }));
-  const heading = withDates(copy.changesHeading, { date: formatDate(date) });
+  const heading = withDates(copy.changesHeading, { date: formatDate(date, copy.locale) });
   return {
     meta: { title: clean(heading), description: clean(copy.listDescription) },
     heading,
-    intro: withDates(copy.changesIntro, { date: formatDate(previous.date!) }),
-    versionLink: { label: formatDate(date), date, href: isCurrent ? ROUTES.privacy : versionPath(date) },
+    intro: withDates(copy.changesIntro, { date: formatDate(previous.date!, copy.locale) }),
+    versionLink: { label: formatDate(date, copy.locale), date, href: isCurrent ? ROUTES.privacy : versionPath(date) },
     versionsLink: { label: copy.earlierLink, href: ROUTES.versions },
     summary: version.summary ? { label: copy.summaryLabel, text: version.summary } : null,
     sections: diffSections(plain(previous.sections), plain(version.sections)),

@@ -171,11 +171,11 @@ export function toPrivacyView(result: PrivacyResult, settings: SettingsResult, s
   const { title, summary, sections } = fillTokens(source, { radius: settings.radiusMiles });
   const date = cleanOrNull(source.date);
   const previousDate = shown ? shown.previousDate : result.previousDate;
-  const versions = toVersionsCopy(result.versions);
+  const versions = toVersionsCopy(result);
   return {
     meta: pageMeta(seo),
     title: text(title),
-    lastUpdated: date ? { label: text(lastUpdatedLabel), dateTime: date, text: formatDate(date) } : null,
+    lastUpdated: date ? { label: text(lastUpdatedLabel), dateTime: date, text: formatDate(date, versions.locale) } : null,
     summary: summary ? { label: versions.summaryLabel, text: text(summary) } : null,
     versionsLink: { label: versions.earlierLink, href: ROUTES.versions },
     // Only where there is an earlier version to compare with.

@@ -18,7 +18,7 @@ type Announced = { date: string; summary?: string | null };
 export function toUpcomingView(version: Announced, copy: VersionsCopy, comparable: boolean) {
   return {
     id: UPCOMING_ID,
-    text: withDates(copy.upcomingNotice, { date: formatDate(version.date) }),
+    text: withDates(copy.upcomingNotice, { date: formatDate(version.date, copy.locale) }),
     summary: version.summary ? { label: copy.summaryLabel, text: version.summary } : null,
     links: [
       { label: copy.upcomingLink, href: versionPath(version.date) },
@@ -31,7 +31,7 @@ export type UpcomingView = ReturnType<typeof toUpcomingView>;
 
 export function toSiteNoticeView(version: Announced, copy: VersionsCopy) {
   return {
-    text: withDates(copy.siteNotice, { date: formatDate(version.date) }),
+    text: withDates(copy.siteNotice, { date: formatDate(version.date, copy.locale) }),
     link: { label: copy.siteNoticeLink, href: `${ROUTES.privacy}#${UPCOMING_ID}` },
   };
 }

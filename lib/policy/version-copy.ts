@@ -1,7 +1,7 @@
 import type { PRIVACY_POLICY_QUERY_RESULT } from '@/sanity.types';
 
 import { fillTokens } from '@/lib/shared/tokens';
-import { texts } from '@/lib/shared/view-fields';
+import { clean, texts } from '@/lib/shared/view-fields';
 
 type VersionsResult = NonNullable<PRIVACY_POLICY_QUERY_RESULT>['versions'];
 
@@ -49,9 +49,14 @@ const KEYS = [
   'governingNote',
 ] as const;
 
-export type VersionsCopy = Record<(typeof KEYS)[number], string>;
+export type VersionsCopy = Record<(typeof KEYS)[number], string> & { locale: string };
 
-export const toVersionsCopy = (versions: VersionsResult): VersionsCopy => texts(versions, KEYS);
+/** The words of the versions' pages, and the language their dates are written in: the words' own. */
+export const toVersionsCopy = ({ versions, locale }: { versions: VersionsResult; locale: string }): VersionsCopy => ({
+  ...texts(versions, KEYS),
+  // Clean: in draft mode every string carries stega markers, which Intl refuses.
+  locale: clean(locale) || 'en',
+});
 
 /** A text with its {date}, {from} and {to} filled in, each already written as the page shows dates (or {page} and {pages}). */
 export const withDates = (text: string, values: { date?: string; from?: string; to?: string | null; page?: number; pages?: number }) =>

@@ -10,7 +10,8 @@ import { readDataset, seedCopy, type Doc } from '../../testkit/dataset';
 import { clockAhead, offsetToReach } from '../../testkit/fake-clock';
 import { layoutShifts } from '../../testkit/layout-shifts';
 import { freePort } from '../../testkit/processes';
-import { SEED, SEED_SUBSCRIPTION as WORDS } from '../../testkit/seed-copy';
+import { fillTokens } from '../../lib/shared/tokens';
+import { SEED, SEED_ES, SEED_SUBSCRIPTION as WORDS } from '../../testkit/seed-copy';
 import { preparedDataDir } from '../../testkit/store';
 import { postForm } from '../../testkit/forms';
 import { readMail } from '../../testkit/mail';
@@ -22,18 +23,23 @@ import { expect, test } from '../../testkit/test';
 /**
  * A legal reviewer's material change, from the Studio to the day it takes effect, on the
  * embedded default, on a server of its own that sends its email to a real SMTP server (testkit/smtp.ts):
- * refused a day inside the notice period, announced for the first day after it; then the notice on every
- * page and in the feed, the version readable as "not yet in effect", one email to the subscriber who
- * confirmed and none to the one who unsubscribed or the one who never confirmed; and on its day the policy
- * itself, with no deploy, webhook or request to the lake. The day is reached by starting the server again
- * with its clock a few seconds before that day begins (testkit/fake-clock.ts).
+ * refused a day inside the notice period, and refused until Spanish has its text of that day, then
+ * announced for the first day after it in English and Spanish together; then the notice on every page and
+ * in the feed, the version readable as "not yet in effect", one email to each subscriber who confirmed (in
+ * Spanish to the parent who signed up on a Spanish page) and none to the one who unsubscribed or the one
+ * who never confirmed; and on its day the policy itself, in each language, with no deploy, webhook or
+ * request to the lake. The day is reached by starting the server again with its clock a few seconds
+ * before that day begins (testkit/fake-clock.ts).
  */
 
 const LAKE_API = '/api/lake/v2025-02-19/data';
-const copy = SEED.privacy.versions as Required<NonNullable<typeof SEED.privacy.versions>>;
-const written = (date: string) =>
-  new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
-const filled = (text: string, date: string) => text.replace('{date}', written(date));
+type VersionsWords = Required<NonNullable<typeof SEED.privacy.versions>>;
+const copy = SEED.privacy.versions as VersionsWords;
+const copyEs = SEED_ES.privacy.versions as VersionsWords;
+const WORDS_ES = fillTokens(SEED_ES.settings.subscription as Record<string, string>, { productName: SEED.settings.productName });
+const written = (date: string, locale = 'en-US') =>
+  new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
+const filled = (text: string, date: string, locale = 'en-US') => text.replace('{date}', written(date, locale));
 
 /**
  * A zone where it is about noon now, so that no day ends while this runs: Etc/GMT-3 is three hours
@@ -53,6 +59,7 @@ test.describe('a material change, announced ahead', () => {
   const day = addDays(today, 1);
   const summary = `Reports are now kept 60 days, ${Date.now()}.`;
   const sentence = `Reports are kept for 60 days.`;
+  const sentenceEs = `Los informes se conservan 60 días.`;
   let dir: string;
   let env: Record<string, string>;
   let dataDir: string;
@@ -61,6 +68,8 @@ test.describe('a material change, announced ahead', () => {
   let smtp: SmtpServer;
   /** Who signs up before the announcement: one confirms, one confirms and unsubscribes, one never confirms. */
   const [told, left, silent] = ['told', 'left', 'silent'].map((who) => `${who}-${Date.now()}@example.com`) as [string, string, string];
+  /** A parent who signs up on the Spanish home page. */
+  const parent = `padre-${Date.now()}@example.com`;
   const mailsTo = (to: string) =>
     Promise.all(smtp.accepted.filter(({ envelopeTo }) => envelopeTo.includes(to)).map(({ raw }) => readMail(raw)));
   /** The emails to `to`, once there are `count` of them. */
@@ -79,6 +88,18 @@ test.describe('a material change, announced ahead', () => {
     expect(answer.status, await answer.clone().text()).toBe(200);
   };
   const html = async (pathname: string) => (await fetch(`${server.origin}${pathname}`)).text();
+  /** Publishes document `id` through the API, as a script would: `change` applied to it as published. */
+  const publishThroughApi = async (id: string, change: (doc: Doc) => Doc) => {
+    const doc = (await readDataset(env.CONTENT_FILE)).find((each) => each._id === id) as Doc;
+    await lake('mutate', { mutations: [{ createOrReplace: { ...change(structuredClone(doc)), _id: `drafts.${id}` } }] });
+    await lake('actions', { actions: [{ actionType: 'sanity.action.document.publish', draftId: `drafts.${id}`, publishedId: id }] });
+  };
+  /** The policy `doc` with `text` added to the first paragraph of its first section. */
+  const withSentence = (doc: Doc, text: string) => {
+    const sections = doc.sections as { body: { children: { text: string }[] }[] }[];
+    sections[0]!.body[0]!.children[0]!.text += ` ${text}`;
+    return doc;
+  };
 
   test.beforeAll(async () => {
     test.setTimeout(120_000);
@@ -103,6 +124,19 @@ test.describe('a material change, announced ahead', () => {
   });
 
   test('before it, one subscriber confirms through the emailed link, another confirms and unsubscribes in one click', async ({ page }) => {
+    await phase('a parent signs up on the Spanish home page and confirms from the Spanish email', async () => {
+      await page.goto(`${server.origin}/es`);
+      await page.getByLabel(SEED_ES.landing.stayUpdated!.emailLabel!).fill(parent);
+      await page.getByRole('button', { name: SEED_ES.landing.stayUpdated!.buttonLabel! }).click();
+      await expect(page.getByText(SEED_ES.landing.stayUpdated!.successMessage!)).toBeVisible();
+      const [confirmation] = await mails(parent, 1);
+      expect(confirmation!.subject).toBe(WORDS_ES.confirmSubject);
+      expect(new URL(confirmation!.textLinks[0]!).pathname).toBe(`/es${ROUTES.confirm}`);
+      await page.goto(onServer(confirmation!.textLinks[0]!));
+      await page.getByRole('button', { name: WORDS_ES.confirmLink }).click();
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(WORDS_ES.confirmedHeading!);
+      expect(new URL(page.url()).pathname).toMatch(/^\/es\//);
+    });
     for (const email of [told, left]) {
       const [confirmation] = await mails(email, 1);
       await page.goto(onServer(confirmation!.textLinks[0]!));
@@ -119,7 +153,13 @@ test.describe('a material change, announced ahead', () => {
       [told]: 'confirmed',
       [left]: 'unsubscribed',
       [silent]: 'pending',
+      [parent]: 'confirmed',
     });
+    const languages = await readStore<{ email: string; language: string }>(
+      dataDir,
+      'select email, language from public.newsletter_subscribers',
+    );
+    expect(languages.find(({ email }) => email === parent)!.language).toBe('es');
   });
 
   test('the reviewer is refused a day inside the notice period, then announces it for the first day after', async ({ browser }) => {
@@ -147,10 +187,18 @@ test.describe('a material change, announced ahead', () => {
       await studio.field(editor, 'lastUpdated').locator('[data-testid="input-validation-icon-error"]').hover();
       await expect(editor.getByText(`the earliest "Last updated" date is ${day}`)).toBeVisible();
     });
-    await phase('the first day after it is published', async () => {
+    await phase('the first day after it is refused while Spanish has no text of that day', async () => {
       await studio.input(editor, 'lastUpdated').fill(day);
       // The date input takes what was typed when it loses the focus.
       await studio.input(editor, 'lastUpdated').press('Tab');
+      await expect(studio.publish(editor)).toBeDisabled();
+      await studio.field(editor, 'lastUpdated').locator('[data-testid="input-validation-icon-error"]').hover();
+      await expect(editor.getByText(`es has no text dated ${day} yet`)).toBeVisible();
+    });
+    await phase('the Spanish text of that day published, the first day after it is published', async () => {
+      await publishThroughApi('privacyPolicy-es', (doc) => withSentence({ ...doc, lastUpdated: day }, sentenceEs));
+      // As a reviewer back from publishing it elsewhere: the policy's draft opened again, checked anew.
+      await openStudio(editor, server.origin, 'structure/privacyPolicy', studio.input(editor, 'title'));
       await expect(studio.publish(editor)).toBeEnabled();
       await studio.publish(editor).click();
       await expect
@@ -167,14 +215,14 @@ test.describe('a material change, announced ahead', () => {
   test('until its day every page carries the notice, server-rendered, the policy stays, the version reads "not yet in effect"', async ({
     page,
   }) => {
-    // Its text, for the day it takes effect: one sentence more in the first section, through the API.
-    const policy = (await readDataset(env.CONTENT_FILE)).find((doc) => doc._id === 'privacyPolicy') as Doc;
-    const sections = structuredClone(policy.sections) as { body: { children: { text: string }[] }[] }[];
-    sections[0]!.body[0]!.children[0]!.text += ` ${sentence}`;
-    await lake('mutate', { mutations: [{ createOrReplace: { ...policy, _id: 'drafts.privacyPolicy', sections } }] });
-    await lake('actions', {
-      actions: [{ actionType: 'sanity.action.document.publish', draftId: 'drafts.privacyPolicy', publishedId: 'privacyPolicy' }],
-    });
+    // Its text, for the day it takes effect: one sentence more in the first section, through the API. The
+    // Spanish text is then of the version before this correction: until published again, readers of Spanish
+    // get the English text of the version, with the line saying the translation is not ready.
+    await publishThroughApi('privacyPolicy', (doc) => withSentence(doc, sentence));
+    await expect.poll(() => html(`/es${versionPath(day)}`)).toContain(copyEs.translationPending);
+    await publishThroughApi('privacyPolicy-es', (doc) => doc);
+    await expect.poll(() => html(`/es${versionPath(day)}`)).toContain(sentenceEs);
+    expect(await html(`/es${versionPath(day)}`)).not.toContain(copyEs.translationPending);
 
     const line = filled(copy.siteNotice, day);
     for (const pathname of PUBLIC_PATHS) {
@@ -186,6 +234,13 @@ test.describe('a material change, announced ahead', () => {
     expect(policyPage).toContain(filled(copy.upcomingNotice, day));
     expect(policyPage).toContain(`href="${changesPath(day)}"`);
     expect(policyPage).not.toContain(sentence);
+    // In Spanish: the notice in its words and dates, the Spanish text of the version in effect, and of the next.
+    const spanish = await html('/es/privacy');
+    expect(spanish).toContain(filled(copyEs.upcomingNotice, day, 'es'));
+    expect(spanish).toContain(copyEs.governingNote);
+    expect(spanish).not.toContain(sentenceEs);
+    expect(await html('/es/support')).toContain(filled(copyEs.siteNotice, day, 'es'));
+    expect(await html(`/es${changesPath(day)}`)).toContain(sentenceEs);
     expect(await html(versionPath(day))).toContain(filled(copy.notYetNotice, day));
     expect(await html(changesPath(day))).toContain(sentence);
     // The feed says "announced" once the store has recorded it, which follows the publish by a moment.
@@ -225,6 +280,13 @@ test.describe('a material change, announced ahead', () => {
     expect((await mailsTo(told)).length).toBe(2);
     expect((await mailsTo(left)).length).toBe(1);
     expect((await mailsTo(silent)).length).toBe(1);
+    // The parent: one notice, in Spanish, whose links open the Spanish pages.
+    const [, spanish] = await mails(parent, 2);
+    expect(spanish!.subject).toBe(filled(WORDS_ES.noticeSubject!, day, 'es'));
+    expect(spanish!.text).toContain(written(day, 'es'));
+    const spanishLinks = spanish!.textLinks.map((link) => new URL(link).pathname);
+    expect(spanishLinks).toEqual(expect.arrayContaining([`/es${versionPath(day)}`, `/es${changesPath(day)}`]));
+    expect((await mailsTo(parent)).length).toBe(2);
   });
 
   test('on its day the policy is the new version, with no request to the lake: the server finds the day come', async () => {
@@ -243,5 +305,11 @@ test.describe('a material change, announced ahead', () => {
     expect(policyPage).not.toContain(filled(copy.upcomingNotice, day));
     expect(await html(ROUTES.home)).not.toContain(filled(copy.siteNotice, day));
     expect(await html(ROUTES.feed)).toContain(filled(copy.feedInEffect, day));
+    // In Spanish, the new version by itself: its Spanish text, no notice, and no line saying it is not ready.
+    const spanish = await html('/es/privacy');
+    expect(spanish).toContain(sentenceEs);
+    expect(spanish).not.toContain(filled(copyEs.upcomingNotice, day, 'es'));
+    expect(spanish).not.toContain(copyEs.translationPending);
+    expect(await html('/es/privacy/versions/feed.xml')).toContain(filled(copyEs.feedInEffect, day, 'es'));
   });
 });

@@ -104,6 +104,59 @@ for (const target of STUDIO_TARGETS) {
       });
     });
 
+    test('a language added in Site settings, and the landing page translated from its Translations tab, are live at /vi on the first load after the publish', async () => {
+      const headline = `Kết nối quanh trường, vẫn ẩn danh ${stamp}`;
+      /** Publishes the open document `id` and tells the site as the target does. */
+      const publishOpen = async (id: string, type: string) => {
+        await expect(studio.publish(editor)).toBeEnabled();
+        await studio.publish(editor).click();
+        await expect.poll(() => target.read(`drafts.${id}`)).toBeUndefined();
+        await target.published(type);
+      };
+      await phase('Site settings: add Tiếng Việt and publish', async () => {
+        // Within the Studio, as an editor goes: a reload would close its listeners mid-way.
+        await studio.item(editor, 'Site settings').click();
+        await expect(studio.input(editor, 'productName')).toBeEditable();
+        await studio.field(editor, 'languages').getByRole('button', { name: 'Add item' }).click();
+        const item = editor.getByRole('dialog');
+        await item.locator('[data-testid$=".tag"] input').fill('vi');
+        await item.locator('[data-testid$=".name"] input').fill('Tiếng Việt');
+        await item.getByRole('radio', { name: 'Left to right' }).check();
+        await editor.keyboard.press('Escape');
+        // Closed and saved before Publish.
+        await expect(item).toHaveCount(0);
+        await expect
+          .poll(async () => ((await target.read('drafts.siteSettings'))?.languages as { tag: string }[] | undefined)?.at(-1)?.tag)
+          .toBe('vi');
+        await expectStatus(editor, STATUS.edited);
+        await publishOpen('siteSettings', 'siteSettings');
+      });
+      await phase('the landing page: its Translations tab, then Translate into Tiếng Việt', async () => {
+        await studio.item(editor, 'Landing page').click();
+        await expect(studio.input(editor, 'hero.headline')).toBeEditable();
+        await editor.getByRole('tab', { name: 'Translations' }).click();
+        await expect(editor.locator('tr[data-state="translated"]', { hasText: 'Español' })).toBeVisible();
+        await expect(editor.locator('tr[data-state="missing"]', { hasText: 'Tiếng Việt' })).toBeVisible();
+        await editor.getByRole('button', { name: 'Translate into Tiếng Việt' }).click();
+        await expect.poll(async () => (await target.read('drafts.landingPage-vi'))?.language).toBe('vi');
+      });
+      await phase('translate the headline and publish', async () => {
+        const input = studio.input(editor, 'hero.headline').last();
+        await expect(input).toBeEditable();
+        await input.fill(headline);
+        await expect.poll(async () => (await target.read('drafts.landingPage-vi'))?.hero).toMatchObject({ headline });
+        await publishOpen('landingPage-vi', 'landingPage');
+      });
+      await phase('/vi, on the first load after the publish', async () => {
+        const page = await publicPage(origin, '/vi');
+        expect(page).toContain('<html lang="vi" dir="ltr"');
+        expect(page).toContain(headline);
+      });
+      // Where the tests that follow begin: the policy open.
+      await studio.item(editor, 'Privacy policy').click();
+      await expect(studio.input(editor, 'title')).toBeEditable();
+    });
+
     // The editor's life of a policy is the Studio on the lake's documents, history and actions APIs, which one lake
     // answers on both builds: the embedded run proves it. The hosted run proves what the hosted build adds to the
     // Studio: the token sign-in and the HTTPS API host, in the test above. Its webhook, draft mode, Presentation's

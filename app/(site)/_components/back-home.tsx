@@ -1,8 +1,11 @@
-/** The way back to the home page in the page's language (`href`: the settings view's home). */
+/** The way back to the home page in the page's language (`href`: the settings view's home); its arrow points back in either direction. */
 export function BackHome({ label, href }: { label: string; href: string }) {
   return (
     <a href={href} className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
-      <span aria-hidden="true">←</span> {label}
+      <span aria-hidden="true" className="inline-block rtl:-scale-x-100">
+        ←
+      </span>{' '}
+      {label}
     </a>
   );
 }

@@ -51,6 +51,19 @@ export async function seedCopy(dir: string): Promise<string> {
   return file;
 }
 
+/** A language written right to left, as an editor adds one: Arabic in the settings, its landing page translated. */
+export const ARABIC = { tag: 'ar', headline: 'تواصل مع مجتمع مدرستك، دون أن تكشف عن نفسك' } as const;
+
+/** Adds ARABIC to the dataset `file` (a copy of the seed): the settings list it, and its landing page has its headline. */
+export async function addArabic(file: string): Promise<void> {
+  const docs = await readDataset(file);
+  const settings = docs.find((doc) => doc._id === 'siteSettings')!;
+  (settings.languages as object[]).push({ _key: ARABIC.tag, _type: 'siteLanguage', tag: ARABIC.tag, name: 'العربية', direction: 'rtl' });
+  const landing = docs.find((doc) => doc._id === 'landingPage-es') as Doc & { hero: object };
+  docs.push({ ...landing, _id: `landingPage-${ARABIC.tag}`, language: ARABIC.tag, hero: { ...landing.hero, headline: ARABIC.headline } });
+  await writeDataset(docs, file);
+}
+
 export async function restoreSeed(): Promise<void> {
   await writeDataset(await readDataset(SEED_FILE));
 }

@@ -4,7 +4,12 @@
  * Used by the bench's `site` and `lighthouse` measurements, which report the same rows.
  */
 import { launchLighthouseBrowser, lighthouseReport } from '../../testkit/lighthouse.ts';
-import { PUBLIC_PATHS, ROUTES, type PublicPath } from '../../lib/shared/public-pages.ts';
+import { PUBLIC_PATHS, ROUTES } from '../../lib/shared/public-pages.ts';
+import { ARABIC } from '../../testkit/dataset.ts';
+
+/** The pages measured: the public pages in the default language, then one in Spanish and one right to left. */
+const PAGES = [...PUBLIC_PATHS, '/es/privacy', `/${ARABIC.tag}`] as const;
+type Page = (typeof PAGES)[number];
 import { median, round, table, type Row } from '../report.ts';
 import { blockingBreakdown, medianBreakdown, TASK_GROUPS, type Breakdown } from './main-thread.ts';
 
@@ -109,12 +114,12 @@ async function lighthouseMedians<Label extends string>(urls: Record<Label, strin
 
 /** The fixture's pages (bench/fixture) the public pages are measured beside, on the fixture's server. */
 const fixturePages = (origin: string) => ({ heading: `${origin}/heading`, sameBytes: `${origin}/same-bytes` });
-type LighthousePage = PublicPath | keyof ReturnType<typeof fixturePages>;
+type LighthousePage = Page | keyof ReturnType<typeof fixturePages>;
 export type LighthouseResults = Record<LighthousePage, Figures>;
 
 /** The public pages on `siteOrigin` and the fixture's pages on `fixtureOrigin`, `runs` times each: the medians. */
 export function measureLighthouse(siteOrigin: string, fixtureOrigin: string, runs: number): Promise<LighthouseResults> {
-  const site = Object.fromEntries(PUBLIC_PATHS.map((page) => [page, `${siteOrigin}${page}`])) as Record<PublicPath, string>;
+  const site = Object.fromEntries(PAGES.map((page) => [page, `${siteOrigin}${page}`])) as Record<Page, string>;
   return lighthouseMedians({ ...site, ...fixturePages(fixtureOrigin) }, runs, (label) => label !== 'heading');
 }
 
@@ -140,7 +145,7 @@ function lcpRow(results: LighthouseResults): Row {
 /** A page's TBT against the same-bytes page's plus an allowance, or an LCP against it times a ratio. */
 function againstSameBytes(
   results: LighthouseResults,
-  page: PublicPath,
+  page: Page,
   figure: 'lcpMs' | 'appliedLcpMs' | 'tbtMs',
   measure: string,
   result = '',
@@ -169,15 +174,15 @@ export function lighthouseRows(results: LighthouseResults): Row[] {
   const floor = (results.heading.performance ?? 0) - LIGHTHOUSE_TARGETS.belowHeading;
   const reported = (measure: string, figured: Figures): Row => ({ measure, client: CLIENT, result: figures(figured) });
   return [
-    ...PUBLIC_PATHS.map((page) => ({
+    ...PAGES.map((page) => ({
       ...reported(`  Lighthouse ${page}`, results[page]),
       target: `score >= ${floor}`,
       met: (results[page].performance ?? 0) >= floor,
     })),
-    ...PUBLIC_PATHS.map((page) => againstSameBytes(results, page, 'tbtMs', 'TBT')),
-    ...PUBLIC_PATHS.map((page) => againstSameBytes(results, page, 'lcpMs', 'LCP, simulated')),
+    ...PAGES.map((page) => againstSameBytes(results, page, 'tbtMs', 'TBT')),
+    ...PAGES.map((page) => againstSameBytes(results, page, 'lcpMs', 'LCP, simulated')),
     lcpRow(results),
-    ...PUBLIC_PATHS.map((page) =>
+    ...PAGES.map((page) =>
       againstSameBytes(results, page, 'appliedLcpMs', 'LCP, applied throttling', ` (simulated ${ms(results[page].lcpMs)})`),
     ),
     reported('  Lighthouse, the one-heading Next page', results.heading),

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 
 import { startAppServer } from '../../testkit/app-server.ts';
-import { seedCopy } from '../../testkit/dataset.ts';
+import { addArabic, seedCopy } from '../../testkit/dataset.ts';
 import { freePort, waitForHttp } from '../../testkit/processes.ts';
 import { startStack } from '../../testkit/stack.ts';
 import { copyStandalone, startApp, type BuildPaths } from '../../testkit/standalone.ts';
@@ -22,6 +22,8 @@ type Log = (line: string) => void;
 export async function privateSite(dir: string, log: Log) {
   const secret = randomBytes(16).toString('hex');
   const contentFile = await seedCopy(dir);
+  // A right-to-left language beside the seed's, for its pages' rows.
+  await addArabic(contentFile);
   const paths = await copyStandalone(await currentBuild(log), path.join(dir, 'standalone'));
   return { paths, contentFile, secret, env: { CONTENT_FILE: contentFile, SANITY_REVALIDATE_SECRET: secret } };
 }

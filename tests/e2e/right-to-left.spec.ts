@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import { startAppServer, type AppServer } from '../../testkit/app-server';
 import { axeViolations } from '../../testkit/axe';
-import { readDataset, seedCopy, writeDataset, type Doc } from '../../testkit/dataset';
+import { addArabic, ARABIC, seedCopy } from '../../testkit/dataset';
 import { freePort } from '../../testkit/processes';
 import { SEED_CHROME } from '../../testkit/seed-copy';
 import { preparedDataDir } from '../../testkit/store';
@@ -16,8 +16,6 @@ import { expect, test } from '../../testkit/test';
  * and axe finds nothing. Each page's screenshot is attached to the report for a reader to look at.
  */
 
-const HEADLINE = 'تواصل مع مجتمع مدرستك، دون أن تكشف عن نفسك';
-
 test.describe('a right-to-left language', () => {
   let dir: string;
   let server: AppServer;
@@ -26,12 +24,7 @@ test.describe('a right-to-left language', () => {
     test.setTimeout(120_000);
     dir = await mkdtemp(path.join(os.tmpdir(), 'right-to-left-'));
     const file = await seedCopy(dir);
-    const docs = await readDataset(file);
-    const settings = docs.find((doc) => doc._id === 'siteSettings')!;
-    (settings.languages as object[]).push({ _key: 'ar', _type: 'siteLanguage', tag: 'ar', name: 'العربية', direction: 'rtl' });
-    const landing = docs.find((doc) => doc._id === 'landingPage-es') as Doc & { hero: object };
-    docs.push({ ...landing, _id: 'landingPage-ar', language: 'ar', hero: { ...landing.hero, headline: HEADLINE } });
-    await writeDataset(docs, file);
+    await addArabic(file);
     server = await startAppServer(
       { DATA_DIR: await preparedDataDir(path.join(dir, 'data')), CONTENT_FILE: file },
       { port: await freePort() },
@@ -72,6 +65,6 @@ test.describe('a right-to-left language', () => {
     expect(rtl.scale).toBe('-1 1');
 
     await page.goto(`${server.origin}/ar`);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(HEADLINE);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(ARABIC.headline);
   });
 });

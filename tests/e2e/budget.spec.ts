@@ -3,6 +3,7 @@ import path from 'node:path';
 
 import { type Page, type Response } from '@playwright/test';
 
+import { localePath } from '../../lib/shared/languages';
 import { PUBLIC_PATHS } from '../../lib/shared/public-pages';
 import { partSent } from '../../testkit/part-sent.ts';
 import {
@@ -184,10 +185,10 @@ test('/ loads at most 20 KB more gzip JavaScript than an empty Next page', async
   expect(bytes.scripts.length, 'the measurement found the page scripts').toBeGreaterThan(0);
 });
 
-test(`each public page, its stylesheet inlined, has at most ${HTML_BUDGET_BYTES / 1024} KB of gzip HTML and links no CSS file`, async ({
+test(`each public page, in each of the seed's languages, its stylesheet inlined, has at most ${HTML_BUDGET_BYTES / 1024} KB of gzip HTML and links no CSS file`, async ({
   baseURL,
 }) => {
-  for (const pagePath of PUBLIC_PATHS) {
+  for (const pagePath of ['en', 'es'].flatMap((tag) => PUBLIC_PATHS.map((path) => localePath(path, tag, { defaultLanguage: 'en' })))) {
     const bytes = await pageBytes(baseURL!, pagePath);
     console.log(
       `${pagePath}: gzip HTML ${(bytes.html / 1024).toFixed(1)} KB (${bytes.raw.html} bytes raw), CSS files ${bytes.styles.length}`,

@@ -17,9 +17,10 @@ alter table public.newsletter_subscribers
 
 grant insert (language) on table public.newsletter_subscribers to anon, authenticated;
 
--- As in 20261206000100_unsubscribe_token_hashes.sql, and a known address that names a language takes it:
--- the page signed up on last is the one its reader chose. Set before the confirmation is asked for, so
--- that email is in the new language too.
+-- As in 20261206000100_unsubscribe_token_hashes.sql, and a known address not confirmed that names a
+-- language takes it: the page signed up on last is the one its reader chose, and the confirmation, asked
+-- for next, goes in it. A confirmed address keeps its own: anyone may enter an address, and only its owner's
+-- confirmation may change what that owner is sent.
 create or replace function public.upsert_subscriber() returns trigger
   language plpgsql
   security definer
@@ -27,13 +28,14 @@ create or replace function public.upsert_subscriber() returns trigger
 as $$
 declare
   known uuid;
+  known_status text;
 begin
   -- Sign-ups of one address take turns, so the second finds the first.
   perform pg_advisory_xact_lock(hashtextextended('newsletter_subscribers ' || lower(new.email), 0));
   perform private.forget_unconfirmed(10);
-  select id into known from public.newsletter_subscribers where lower(email) = lower(new.email);
+  select id, status into known, known_status from public.newsletter_subscribers where lower(email) = lower(new.email);
   if found then
-    if new.language <> '' then
+    if new.language <> '' and known_status <> 'confirmed' then
       update public.newsletter_subscribers set language = new.language where id = known;
     end if;
     perform private.request_confirmation(known);

@@ -6,7 +6,7 @@ import { changesPath, ROUTES, versionPath, versionsPagePath } from '../../lib/sh
 import { axeViolations } from '../../testkit/axe';
 import { postWebhook, readDataset, writeDataset, type Doc } from '../../testkit/dataset';
 import { HTML_BUDGET_BYTES, pageBytes } from '../../testkit/page-bytes';
-import { SEED } from '../../testkit/seed-copy';
+import { SEED, SEED_ES } from '../../testkit/seed-copy';
 import { phase, watchProblems } from '../../testkit/studio';
 import { STUDIO_TARGETS } from '../../testkit/studio-targets';
 import { expect, test } from '../../testkit/test';
@@ -23,11 +23,12 @@ const SECOND = '2026-11-24';
 const THIRD = '2026-11-25';
 const FOURTH = '2026-11-26';
 const copy = SEED.privacy.versions as Required<NonNullable<typeof SEED.privacy.versions>>;
+const copyEs = SEED_ES.privacy.versions as typeof copy;
 /** A text of the copy with its {date}, {from} and {to} filled in. */
 const filled = (text: string, dates: Record<string, string>) => text.replace(/\{(\w+)\}/g, (whole, name: string) => dates[name] ?? whole);
 /** Each date as the pages write it. */
-const day = (date: string) =>
-  new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
+const day = (date: string, locale = 'en-US') =>
+  new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
 const range = (from: string, to: string) => filled(copy.inEffectRange, { from: day(from), to: day(to) });
 type Section = { body: { children: { text: string }[] }[] };
 /** The policy with `text` typed at the end of its first section. */
@@ -121,6 +122,21 @@ for (const target of STUDIO_TARGETS) {
         await accessible();
       });
       expect(problems).toEqual([]);
+    });
+
+    test('in Spanish, with no Spanish text of the version in effect: its English text, a line saying so, and the earlier Spanish text marked as earlier', async ({
+      page,
+    }) => {
+      await page.goto('/es/privacy');
+      await expect(page.locator('article')).toContainText(summary(FOURTH));
+      await expect(page.getByRole('note').filter({ hasText: copyEs.translationPending })).toBeVisible();
+      await expect(page.locator('article')).not.toContainText(copyEs.governingNote);
+      const earlier = page.getByRole('link', { name: filled(copyEs.earlierTranslationLink, { date: day(FIRST, 'es') }) });
+      await expect(earlier).toHaveAttribute('href', `/es${versionPath(FIRST)}`);
+      await earlier.click();
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(SEED_ES.privacy.title!);
+      await expect(page.locator('article')).toContainText(filled(copyEs.notice, { from: day(FIRST, 'es'), to: day(SECOND, 'es') }));
+      await expect(page.locator('article')).toContainText(copyEs.governingNote);
     });
 
     test('a day names the version in effect, and every other path is a 404', async ({ request }) => {

@@ -2,7 +2,7 @@
 export function BackHome({ label, href }: { label: string; href: string }) {
   return (
     <a href={href} className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
-      <span aria-hidden="true" className="inline-block rtl:-scale-x-100">
+      <span aria-hidden="true" className="points-inline">
         ←
       </span>{' '}
       {label}

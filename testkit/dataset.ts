@@ -51,6 +51,17 @@ export async function seedCopy(dir: string): Promise<string> {
   return file;
 }
 
+/** A copy of the policy `doc` with `text` typed at the end of its first section, as a reviewer's edit. */
+export function withSentence(doc: Doc, text: string): Doc {
+  const copy = structuredClone(doc);
+  (copy.sections as { body: { children: { text: string }[] }[] }[])[0]!.body.at(-1)!.children.at(-1)!.text += ` ${text}`;
+  return copy;
+}
+
+/** A day of the record as the pages and emails write it in `locale` ("November 22, 2026"), worked out here, not by the site. */
+export const writtenDay = (date: string, locale = 'en-US') =>
+  new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
+
 /** A language written right to left, as an editor adds one: Arabic in the settings, its landing page translated. */
 export const ARABIC = { tag: 'ar', headline: 'تواصل مع مجتمع مدرستك، دون أن تكشف عن نفسك' } as const;
 

@@ -2,6 +2,15 @@ import { describe, expect, it } from 'vitest';
 
 import { isBot, LANGUAGE_FIELD, LIMITS, validateSubscriber, validateSupportRequest } from './validation';
 
+/** A page's language as a form may send it, and what validation keeps of it: a tag, and nothing else. */
+const LANGUAGE_CASES = [
+  ['es', 'es'],
+  ['zh-Hant', 'zh-Hant'],
+  ['ES', null],
+  ['es; drop table', null],
+  ['', null],
+] as const;
+
 const valid = { email: 'student@example.edu', subject: 'App crashes', message: 'It crashes when I open the feed.', type: 'issue' };
 
 describe('validateSupportRequest', () => {
@@ -13,13 +22,7 @@ describe('validateSupportRequest', () => {
   });
 
   it("keeps the page's language when it is a tag, and nothing else", () => {
-    for (const [language, kept] of [
-      ['es', 'es'],
-      ['zh-Hant', 'zh-Hant'],
-      ['ES', null],
-      ['es; drop table', null],
-      ['', null],
-    ] as const)
+    for (const [language, kept] of LANGUAGE_CASES)
       expect(validateSupportRequest({ ...valid, language }), language).toEqual({ ok: true, value: { ...valid, language: kept } });
   });
 
@@ -127,13 +130,7 @@ describe('validateSubscriber', () => {
   });
 
   it("keeps the page's language as the support form does: a tag, and nothing else", () => {
-    for (const [language, kept] of [
-      ['es', 'es'],
-      ['zh-Hant', 'zh-Hant'],
-      ['ES', null],
-      ['es; drop table', null],
-      ['', null],
-    ] as const) {
+    for (const [language, kept] of LANGUAGE_CASES) {
       const form = new FormData();
       form.set('email', 'a@example.com');
       form.set(LANGUAGE_FIELD, language);

@@ -6,7 +6,7 @@ import { startOfDay, addDays, dayIn } from '../../lib/shared/site-time';
 import { changesPath, linkResultPath, PUBLIC_PATHS, ROUTES, versionPath } from '../../lib/shared/public-pages';
 import { startAppServer, type AppServer } from '../../testkit/app-server';
 import { axeViolations } from '../../testkit/axe';
-import { readDataset, seedCopy, type Doc } from '../../testkit/dataset';
+import { readDataset, seedCopy, withSentence, writtenDay, type Doc } from '../../testkit/dataset';
 import { clockAhead, offsetToReach } from '../../testkit/fake-clock';
 import { layoutShifts } from '../../testkit/layout-shifts';
 import { freePort } from '../../testkit/processes';
@@ -37,8 +37,7 @@ type VersionsWords = Required<NonNullable<typeof SEED.privacy.versions>>;
 const copy = SEED.privacy.versions as VersionsWords;
 const copyEs = SEED_ES.privacy.versions as VersionsWords;
 const WORDS_ES = fillTokens(SEED_ES.settings.subscription as Record<string, string>, { productName: SEED.settings.productName });
-const written = (date: string, locale = 'en-US') =>
-  new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
+const written = writtenDay;
 const filled = (text: string, date: string, locale = 'en-US') => text.replace('{date}', written(date, locale));
 
 /**
@@ -93,12 +92,6 @@ test.describe('a material change, announced ahead', () => {
     const doc = (await readDataset(env.CONTENT_FILE)).find((each) => each._id === id) as Doc;
     await lake('mutate', { mutations: [{ createOrReplace: { ...change(structuredClone(doc)), _id: `drafts.${id}` } }] });
     await lake('actions', { actions: [{ actionType: 'sanity.action.document.publish', draftId: `drafts.${id}`, publishedId: id }] });
-  };
-  /** The policy `doc` with `text` added to the first paragraph of its first section. */
-  const withSentence = (doc: Doc, text: string) => {
-    const sections = doc.sections as { body: { children: { text: string }[] }[] }[];
-    sections[0]!.body[0]!.children[0]!.text += ` ${text}`;
-    return doc;
   };
 
   test.beforeAll(async () => {

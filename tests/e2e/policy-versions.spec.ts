@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { POLICY_ID, SUMMARY_MAX, VERSION_TYPE, versionId } from '../../lib/policy/policy-record';
 import { changesPath, ROUTES, versionPath, versionsPagePath } from '../../lib/shared/public-pages';
 import { axeViolations } from '../../testkit/axe';
-import { postWebhook, readDataset, writeDataset, type Doc } from '../../testkit/dataset';
+import { postWebhook, readDataset, withSentence, writeDataset, writtenDay, type Doc } from '../../testkit/dataset';
 import { HTML_BUDGET_BYTES, pageBytes } from '../../testkit/page-bytes';
 import { SEED, SEED_ES } from '../../testkit/seed-copy';
 import { phase, watchProblems } from '../../testkit/studio';
@@ -27,16 +27,8 @@ const copyEs = SEED_ES.privacy.versions as typeof copy;
 /** A text of the copy with its {date}, {from} and {to} filled in. */
 const filled = (text: string, dates: Record<string, string>) => text.replace(/\{(\w+)\}/g, (whole, name: string) => dates[name] ?? whole);
 /** Each date as the pages write it. */
-const day = (date: string, locale = 'en-US') =>
-  new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
+const day = writtenDay;
 const range = (from: string, to: string) => filled(copy.inEffectRange, { from: day(from), to: day(to) });
-type Section = { body: { children: { text: string }[] }[] };
-/** The policy with `text` typed at the end of its first section. */
-const withSentence = (policy: Doc, text: string): Doc => {
-  const copy = structuredClone(policy);
-  (copy.sections as Section[])[0]!.body.at(-1)!.children.at(-1)!.text += ` ${text}`;
-  return copy;
-};
 
 for (const target of STUDIO_TARGETS) {
   test.describe(`the policy's versions on the ${target.name}`, () => {

@@ -7,7 +7,7 @@ import { MAX_BODY_BYTES } from '@school-site/guards';
 import { requireNodeVersion } from './lib/env/node-version.mjs';
 import { configuredServices, siteHeaders, studioHeaders } from './lib/http/security-headers';
 import { DEFAULT_SEGMENT } from './lib/shared/languages';
-import { DEFAULT_LANGUAGE_PATHS } from './lib/shared/public-pages';
+import { DEFAULT_LANGUAGE_PATHS, NOT_FOUND_HEADER, NOT_FOUND_PATH } from './lib/shared/public-pages';
 
 // Every `next` command reads this file first: an older Node stops here, told what to install, not after a build.
 requireNodeVersion();
@@ -106,7 +106,7 @@ const nextConfig: NextConfig = {
   },
   async redirects() {
     // The default language's pages have no prefix: its route segment is not an address of its own.
-    // proxy.ts's 404 (/_default/_not-found) names no page and stays.
+    // The 404's path (NOT_FOUND_PATH) names no page and stays.
     return [
       { source: `/${DEFAULT_SEGMENT}`, destination: '/', permanent: true },
       { source: `/${DEFAULT_SEGMENT}/:path((?!_not-found$).+)`, destination: '/:path', permanent: true },
@@ -116,10 +116,14 @@ const nextConfig: NextConfig = {
     return {
       // The site's pages render under their language's segment (app/(site)/[lang]); the default language's
       // are at the unprefixed paths, before any file route could take "support" for a language.
-      beforeFiles: DEFAULT_LANGUAGE_PATHS.map((source) => ({
-        source,
-        destination: source === '/' ? `/${DEFAULT_SEGMENT}` : `/${DEFAULT_SEGMENT}${source}`,
-      })),
+      beforeFiles: [
+        // A path proxy.ts found names no page: the site's 404 page, in the process.
+        { source: '/:path*', has: [{ type: 'header', key: NOT_FOUND_HEADER }], destination: NOT_FOUND_PATH },
+        ...DEFAULT_LANGUAGE_PATHS.map((source) => ({
+          source,
+          destination: source === '/' ? `/${DEFAULT_SEGMENT}` : `/${DEFAULT_SEGMENT}${source}`,
+        })),
+      ],
       // Every Studio path is the one prerendered /studio page; the Studio's client router reads the address
       // itself. A dynamic segment here would render and cache each made-up path on disk, for a year.
       afterFiles: [{ source: '/studio/:path+', destination: '/studio' }],

@@ -2,9 +2,10 @@ import { NextResponse, type NextRequest } from 'next/server';
 
 import { mayNamePage, mayNameVersion } from '@/lib/policy/policy-archive';
 import { readBody } from '@school-site/guards';
-import { refusalPage } from '@/lib/http/refusal-page';
+import { notFoundPage } from '@/lib/cache/not-found-page';
+import { notFoundResponse, refusalPage } from '@/lib/http/refusal-page';
 import { REFUSALS } from '@/lib/http/refusals';
-import { linkResultPath, ROUTES, TOKEN_PARAM } from '@/lib/shared/public-pages';
+import { linkResultPath, NOT_FOUND_HEADER, ROUTES, TOKEN_PARAM } from '@/lib/shared/public-pages';
 import { isLinkResult } from '@/lib/forms/form-state';
 import { isToken } from '@/lib/forms/validation';
 import { mayServeLanguage } from '@/lib/shared/language-gate';
@@ -44,12 +45,22 @@ function splitLanguage(pathname: string): { prefix: string; path: string } {
   return { prefix: `/${first}`, path: `/${rest.join('/')}` };
 }
 
+/** Next's cookie of draft mode: a preview's 404 is Next's, with the drafts' words. */
+const DRAFT_MODE_COOKIE = '__prerender_bypass';
+
 /**
- * Matches no route (no page of the default language has this name): Next answers it with the site's 404
- * page, which it renders once, not per path. Under a language the site has: a page under a segment that
- * names none would render its layout to find that out.
+ * The site's 404 page, rendered once, not per path: the copy Next keeps (not-found-page.ts), or, when none
+ * is fresh, the page from Next itself, which renders it and keeps it for the next. Under a language the
+ * site has only: a page under a segment that names none would render its layout to find that out.
  */
-const NOT_FOUND_PATH = '/_default/_not-found';
+async function notFound(request: NextRequest): Promise<Response> {
+  // The client router's request (an RSC fetch) gets Next's own answer, in the form it asked for.
+  const html = request.cookies.has(DRAFT_MODE_COOKIE) || request.headers.has('rsc') ? null : await notFoundPage();
+  if (html !== null) return notFoundResponse(html);
+  const headers = new Headers(request.headers);
+  headers.set(NOT_FOUND_HEADER, '1');
+  return NextResponse.next({ request: { headers } });
+}
 
 /** The site's own first segments: anything else first is a language's, or nothing. */
 const SITE_SEGMENTS: ReadonlySet<string> = new Set([
@@ -92,17 +103,17 @@ export async function proxy(request: NextRequest): Promise<Response> {
   }
   // A page is under a language's tag only where the site has that language (language-gate.ts).
   const first = url.pathname.split('/')[1] ?? '';
-  if (!SITE_SEGMENTS.has(first) && !mayServeLanguage(first)) return NextResponse.rewrite(new URL(NOT_FOUND_PATH, url));
+  if (!SITE_SEGMENTS.has(first) && !mayServeLanguage(first)) return notFound(request);
   // The same pages in another language are under its tag: the rules below read the path after it.
   const { prefix, path } = splitLanguage(url.pathname);
   // Next keeps every path a page of a version renders, a 404 included, as a file of its cache: only days a
   // version could have reach those pages, so what visitors can make it keep stays bounded.
   const version = path === ROUTES.feed ? null : VERSION_PAGE.exec(path);
   if (version && !(version[1] === 'page' ? mayNamePage(version[2] ?? '') : mayNameVersion(version[1]!, new Date())))
-    return NextResponse.rewrite(new URL(NOT_FOUND_PATH, url));
+    return notFound(request);
   // The same for the answers of the emails' links: six names, each prerendered.
   const answer = SUBSCRIPTION_PAGE.exec(path)?.[1];
-  if (answer && !LINK_PAGES.has(path) && !isLinkResult(answer)) return NextResponse.rewrite(new URL(NOT_FOUND_PATH, url));
+  if (answer && !LINK_PAGES.has(path) && !isLinkResult(answer)) return notFound(request);
   // A link cut short in an email, or with no token: its answer at once, as a redirect that needs no
   // JavaScript (the page's own redirect comes after its first bytes, as a script).
   if (LINK_PAGES.has(path) && request.method !== 'POST' && !isToken(url.searchParams.get(TOKEN_PARAM) ?? ''))

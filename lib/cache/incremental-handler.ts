@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { CacheHandler, CacheHandlerContext, CacheHandlerValue } from 'next/dist/server/lib/incremental-cache';
 
 import { FileSystemCache } from './next-internals.ts';
+import { isNotFoundKey, keepNotFoundPage } from './not-found-page.ts';
 import { loadEntry, sharedCache, storeEntry, ttlSeconds, type SharedCache } from './shared-cache.ts';
 import { nextTags } from './shared-tags.ts';
 
@@ -29,6 +30,19 @@ function tagsOf(entry: CacheHandlerValue, ctx: GetContext): string[] {
 }
 
 const outdated = (entry: CacheHandlerValue, ctx: GetContext) => nextTags.areTagsExpired(tagsOf(entry, ctx), entry.lastModified);
+
+/**
+ * The 404 page, for proxy.ts (not-found-page.ts): fresh while none of its tags expired since it was
+ * rendered, as other instances revalidated them too when they share Redis.
+ */
+function keepIfNotFound(cacheKey: string, entry: CacheHandlerValue, ctx: GetContext): void {
+  if (!isNotFoundKey(cacheKey)) return;
+  const tags = tagsOf(entry, ctx);
+  keepNotFoundPage(entry.value, async () => {
+    await sharedCache()?.tags.refresh();
+    return !nextTags.areTagsExpired(tags, entry.lastModified);
+  });
+}
 
 /** Pages are named by route, not by build: each build's entries are kept apart. */
 const buildIds = new Map<string, string>();
@@ -63,10 +77,11 @@ export class DatedPageCache extends FileSystemCache {
   async get(cacheKey: string, ctx: GetContext): Promise<CacheHandlerValue | null> {
     const entry = await super.get(cacheKey, ctx);
     const started = renderStarts.get(cacheKey);
-    if (!entry || started === undefined || started >= entry.lastModified) return entry;
-    const dated = { ...entry, lastModified: started };
+    const dated = entry && started !== undefined && started < entry.lastModified ? { ...entry, lastModified: started } : entry;
     // None, as Next's own answers for a page whose tags expired since: the read renders it again.
-    return outdated(dated, ctx) ? null : dated;
+    if (dated !== entry && outdated(dated!, ctx)) return null;
+    if (dated) keepIfNotFound(cacheKey, dated, ctx);
+    return dated;
   }
 
   async set(cacheKey: string, data: CacheHandlerValue['value'], ctx: SetContext): Promise<void> {
@@ -77,6 +92,7 @@ export class DatedPageCache extends FileSystemCache {
   async setDated(cacheKey: string, data: CacheHandlerValue['value'], ctx: SetContext, renderStart: number): Promise<void> {
     renderStarts.set(cacheKey, renderStart);
     await super.set(cacheKey, data, ctx);
+    if (data) keepIfNotFound(cacheKey, { lastModified: renderStart, value: data }, ctx as GetContext);
   }
 }
 

@@ -25,6 +25,14 @@ export const ROUTES = {
  */
 export const DEFAULT_LANGUAGE_PATHS = ['/', '/support', '/privacy', '/privacy/:path*', '/subscription/:path*', '/share-image'];
 
+/**
+ * The site's 404 page, for a path proxy.ts finds names no page: the proxy marks the request with this
+ * header and next.config.ts rewrites it to NOT_FOUND_PATH, which matches no route, in the process (a
+ * proxy's own rewrite goes out over HTTP and back). A visitor who sends the header gets the 404 page.
+ */
+export const NOT_FOUND_HEADER = 'x-site-not-found';
+export const NOT_FOUND_PATH = '/_default/_not-found';
+
 /** The page of what following a link of the emails came to (lib/forms/form-state.ts LINK_RESULTS). */
 export const linkResultPath = (result: string) => `${ROUTES.subscription}/${result}`;
 

@@ -3,11 +3,13 @@ import http from 'node:http';
 import path from 'node:path';
 
 import { encodeSignatureHeader, SIGNATURE_HEADER_NAME } from '@sanity/webhook';
+import autocannon from 'autocannon';
 
 import { SIGNATURE_WINDOW_MS } from '../../lib/content/webhook';
 import { MAX_BODY_BYTES } from '@school-site/guards';
 import { REFUSALS } from '../../lib/http/refusals';
 import { postWebhook, WEBHOOK_SECRET } from '../../testkit/dataset';
+import { SEED_NOT_FOUND } from '../../testkit/seed-copy';
 import { expect, test } from '../../testkit/test';
 
 /**
@@ -176,6 +178,54 @@ test.describe('nothing an anonymous client can fill', () => {
       expect((await request.get(`/support?_rsc=${random()}`, { headers: { rsc: '1' } })).status()).toBe(200);
     }
     expect(await filesUnder(DIST_DIR), `files under ${DIST_DIR}`).toBe(before);
+  });
+});
+
+test.describe('made-up paths under load', () => {
+  /** A Host the server does not listen on, as a scanner or a proxy in front may send. */
+  const HOST = 'example.org';
+  /** An unknown first segment, a day no version has, a page of versions past the last, an answer no link gives. */
+  const MADE_UP = ['/wp-login.php', '/xx', '/privacy/versions/1999-01-01', '/es/privacy/versions/page/0', '/subscription/nope'];
+  const REQUESTS = 1200;
+
+  /** GET `pathname` as sent with Host HOST; its status, headers and body. */
+  const getAs = (baseURL: string, pathname: string) =>
+    new Promise<Answer>((resolve, reject) => {
+      const request = http.get(new URL(pathname, baseURL), { headers: { host: HOST } }, (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (text: string) => (body += text));
+        response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body, bytesSent: 0 }));
+      });
+      request.on('error', reject);
+    });
+
+  test('answer the 404 page and nothing else, from the server itself, whatever the Host, also while its words are rendered anew', async ({
+    baseURL,
+  }) => {
+    test.setTimeout(120_000);
+    // Expires the 404 page's words (its tags): the load meets the one render that brings them back.
+    expect((await postWebhook(baseURL!, { _type: 'siteSettings', _id: 'siteSettings' })).status).toBe(200);
+    const result = await autocannon({
+      url: baseURL!,
+      connections: 32,
+      amount: REQUESTS,
+      timeout: 30,
+      headers: { host: HOST, accept: 'text/html' },
+      requests: MADE_UP.map((path) => ({ method: 'GET', path })),
+    });
+    expect({ errors: result.errors, timeouts: result.timeouts, statuses: result.statusCodeStats }).toEqual({
+      errors: 0,
+      timeouts: 0,
+      statuses: { 404: { count: REQUESTS } },
+    });
+    for (const pathname of MADE_UP) {
+      const answer = await getAs(baseURL!, pathname);
+      expect(answer.status, pathname).toBe(404);
+      expect(answer.body, pathname).toContain(SEED_NOT_FOUND.heading);
+      // Next marks an answer it fetched from the server over HTTP for a proxy's rewrite.
+      expect(answer.headers['x-middleware-rewrite'], pathname).toBeUndefined();
+    }
   });
 });
 

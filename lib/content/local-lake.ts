@@ -97,10 +97,15 @@ async function open(): Promise<Local> {
     amend: amendRecord,
     user,
     onCommit: ({ changes, identity }) => {
-      expireContent(changes.filter(({ id }) => isPublishedId(id)).map(({ before, after }) => (after ?? before)!._type));
-      // The languages served (proxy.ts) are the published settings', as of this commit.
+      // The languages served (proxy.ts) are the published settings', as of this commit: the refresh below
+      // asks for the pages of the languages the site has now.
       const settings = changes.find(({ id }) => id === 'siteSettings')?.after;
       if (settings) serveLanguages(toSiteLanguages(settings as Parameters<typeof toSiteLanguages>[0]));
+      expireContent(
+        changes
+          .filter(({ id }) => isPublishedId(id))
+          .map(({ before, after }) => ({ type: (after ?? before)!._type, language: (after ?? before)!.language })),
+      );
       if (changes.some(({ id }) => FOLLOWED.has(id) || isRecordId(id)))
         followPolicy(scheduleOf(lake.dataset.documents())).catch((error: unknown) =>
           console.error('content lake: the policy clock and notices could not follow a publish', error),

@@ -19,7 +19,7 @@ export const WEBHOOK_REFUSALS = {
 
 export type WebhookRefusal = (typeof WEBHOOK_REFUSALS)[keyof typeof WEBHOOK_REFUSALS];
 export type WebhookResult =
-  { ok: true; type: string; signature: string } | { ok: false; status: 400 | 401 | 409 | 413; message: WebhookRefusal };
+  { ok: true; type: string; id: string | null; signature: string } | { ok: false; status: 400 | 401 | 409 | 413; message: WebhookRefusal };
 
 const refuse = (status: 400 | 401 | 409 | 413, message: WebhookRefusal): WebhookResult => ({ ok: false, status, message });
 
@@ -100,6 +100,7 @@ export async function verifyWebhook(
   } catch {
     return refuse(400, WEBHOOK_REFUSALS.malformed);
   }
-  const type = typeof parsed === 'object' && parsed !== null ? (parsed as { _type?: unknown })._type : undefined;
-  return typeof type === 'string' ? { ok: true, type, signature } : refuse(400, WEBHOOK_REFUSALS.noType);
+  const { _type: type, _id: id } = typeof parsed === 'object' && parsed !== null ? (parsed as { _type?: unknown; _id?: unknown }) : {};
+  if (typeof type !== 'string') return refuse(400, WEBHOOK_REFUSALS.noType);
+  return { ok: true, type, id: typeof id === 'string' ? id : null, signature };
 }

@@ -8,6 +8,7 @@ import { expireAndRefresh } from '@/lib/cache/cache-refresh';
 
 import { POLICY_ID } from './policy-record';
 import { policyState, todayOf, type PolicyClock } from './policy-schedule';
+import { pagesShowing } from '@/lib/shared/public-pages';
 import { startOfDay } from '@/lib/shared/site-time';
 
 /**
@@ -39,7 +40,8 @@ export function armPolicyClock(record: readonly Day[], clock: PolicyClock): void
   const at = startOfDay(next.date, clock.timeZone);
   const fire = () => {
     // A delay past what setTimeout holds (MAX_TIMER_MS) is waited out in steps.
-    if (Date.now() >= at) expireAndRefresh([POLICY_ID], `the version of ${next.date} took effect`);
+    if (Date.now() >= at)
+      expireAndRefresh([POLICY_ID], [{ pages: pagesShowing(POLICY_ID), language: null }], `the version of ${next.date} took effect`);
     armPolicyClock(record, { ...clock, now: Date.now() });
   };
   const run = current.root ?? ((work) => work());

@@ -17,6 +17,12 @@ export function serveLanguages({ languages, defaultLanguage }: SiteLanguages): v
   store[KEY] = { tags: new Set(languages.map(({ tag }) => tag)), defaultLanguage };
 }
 
+/** The site's languages' tags and its default, as last read; undefined before the settings were read. */
+export function servedLanguages(): { tags: readonly string[]; defaultLanguage: string } | undefined {
+  const served = store[KEY];
+  return served && { tags: [...served.tags], defaultLanguage: served.defaultLanguage };
+}
+
 /**
  * Whether a page may live under `segment`: never under anything but a tag, nor under the default
  * language's own tag (its pages have no prefix); under a tag the settings list once they have been read.

@@ -62,3 +62,10 @@ export type PublicPath = keyof typeof PUBLIC_PAGES;
 export type PageType = (typeof PUBLIC_PAGES)[PublicPath];
 
 export const PUBLIC_PATHS = Object.keys(PUBLIC_PAGES) as PublicPath[];
+
+/** The type every page shows: the settings hold its header, footer and notice line. */
+const ON_EVERY_PAGE: ContentType = 'siteSettings';
+
+/** The public pages that show documents of `type`, by their paths in the default language. */
+export const pagesShowing = (type: ContentType): PublicPath[] =>
+  type === ON_EVERY_PAGE ? PUBLIC_PATHS : PUBLIC_PATHS.filter((path) => PUBLIC_PAGES[path] === type);

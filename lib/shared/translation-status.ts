@@ -1,4 +1,4 @@
-import type { SiteLanguages } from './languages';
+import { isLanguageTag, type SiteLanguages } from './languages';
 
 /**
  * How each language of the site stands for one page (a singleton and its translations), for the Studio's
@@ -19,6 +19,12 @@ export type LanguageStatus = { tag: string; name: string; state: TranslationStat
 
 /** The id a new translation of `sourceId` into `tag` gets: one per language, so a second is never made. */
 export const translationId = (sourceId: string, tag: string) => `${sourceId}-${tag}`;
+
+/** The language of translation `id` of `sourceId` (translationId's tag), or null for the source or any other id. */
+export function translationLanguage(id: string, sourceId: string): string | null {
+  const tag = id.startsWith(`${sourceId}-`) ? id.slice(sourceId.length + 1) : '';
+  return isLanguageTag(tag) ? tag : null;
+}
 
 function stateOf(source: PublishedDoc | undefined, doc: PublishedDoc | undefined, tag: string, recorded?: RecordedTexts): TranslationState {
   if (!doc) return 'missing';

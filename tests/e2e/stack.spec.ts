@@ -6,7 +6,7 @@ import path from 'node:path';
 
 import { CACHED_ENCODINGS } from '../../lib/shared/cached-encodings';
 import { PUBLIC_PATHS } from '../../lib/shared/public-pages';
-import { editDocument, postWebhook, seedCopy, WEBHOOK_SECRET } from '../../testkit/dataset.ts';
+import { editDocument, postWebhook, seedCopy, WEBHOOK_SECRET, type Doc } from '../../testkit/dataset.ts';
 import { renderBlockingRequests } from '../../testkit/page-bytes.ts';
 import { freePort, memory, sleep } from '../../testkit/processes.ts';
 import { SEED_FORM, SEED_NOT_FOUND } from '../../testkit/seed-copy.ts';
@@ -143,6 +143,8 @@ test("an unknown path gets the app's 404 page and headers through nginx", async 
   expect(response.status).toBe(404);
   expect(await response.text()).toContain(SEED_NOT_FOUND.heading);
   expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  // Answered by the app itself, not by a rewrite Next sends back to it over HTTP (which it marks so).
+  expect(response.headers.get('x-middleware-rewrite')).toBeNull();
 });
 
 test('a support request sent from the page through nginx is stored', async ({ page }) => {
@@ -166,28 +168,51 @@ test('a support request sent from the page through nginx is stored', async ({ pa
   expect(rows).toEqual([{ email: 'stack@example.com', type: 'feedback' }]);
 });
 
-test("a publish (dataset edit and signed webhook through nginx) reaches the cache through the webhook's refresh", async () => {
-  expect((await fetch(`${stack.url}/privacy`)).status).toBe(200);
-  const title = `Policy published ${Date.now()}`;
-  await editDocument('privacyPolicy', (doc) => void (doc.title = title), contentFile);
-
+/**
+ * A publish through nginx: the dataset edited and the signed webhook sent, as Sanity would. The app logs
+ * when nginx has taken the pages it changed (lib/cache/cache-refresh.ts); no page is asked for meanwhile,
+ * so nothing else can have stored the edit. Then every encoding's copy is the edit, answered as stored.
+ */
+async function publishReachesCache(document: { _id: string; _type: string }, edit: (doc: Doc) => void, pages: string[], text: string) {
+  await editDocument(document._id, edit, contentFile);
   const logged = serve.output().length;
-  const webhook = await postWebhook(stack.url, { _type: 'privacyPolicy', _id: 'privacyPolicy' });
+  const webhook = await postWebhook(stack.url, document);
   expect(webhook.status).toBe(200);
-  // The app logs when nginx has taken the new pages (lib/cache/cache-refresh.ts); no page is asked for
-  // meanwhile, so nothing else can have stored the edit.
   const polls = await pollUntil(
-    async () => serve.output().slice(logged).includes(`[app] cache refresh through ${stack.url}: /, /support, /privacy`),
+    async () =>
+      serve
+        .output()
+        .slice(logged)
+        .includes(`[app] cache refresh through ${stack.url}: ${pages.join(', ')}\n`),
     100,
   );
-  // Every encoding's copy (lib/cache/cache-refresh.ts CACHED_ENCODINGS), each answered as stored.
   for (const encoding of CACHED_ENCODINGS) {
-    const response = await fetch(`${stack.url}/privacy`, { headers: { 'accept-encoding': encoding } });
+    const response = await fetch(`${stack.url}${pages[0]}`, { headers: { 'accept-encoding': encoding } });
     expect(response.headers.get(CACHE_STATUS), encoding).toBe('HIT');
     expect(response.headers.get('content-encoding') ?? 'identity', encoding).toBe(encoding);
-    expect(await response.text(), encoding).toContain(title);
+    expect(await response.text(), encoding).toContain(text);
   }
-  console.log(`publish in the cache at poll ${polls} (${POLL_MS} ms apart) after the webhook answered`);
+  console.log(`${document._id}: in the cache at poll ${polls} (${POLL_MS} ms apart) after the webhook answered`);
+}
+
+test("a publish (dataset edit and signed webhook through nginx) reaches the cache through the webhook's refresh, in each language that shows it", async () => {
+  for (const page of ['/privacy', '/es', '/es/privacy']) expect((await fetch(`${stack.url}${page}`)).status).toBe(200);
+  // The default language's policy: its pages in every language, which fall back to it.
+  const title = `Policy published ${Date.now()}`;
+  await publishReachesCache(
+    { _type: 'privacyPolicy', _id: 'privacyPolicy' },
+    (doc) => void (doc.title = title),
+    ['/privacy', '/privacy/versions', '/es/privacy', '/es/privacy/versions'],
+    title,
+  );
+  // A translation: its own language's page, and no other.
+  const headline = `Titular publicado ${Date.now()}`;
+  await publishReachesCache(
+    { _type: 'landingPage', _id: 'landingPage-es' },
+    (doc) => void ((doc.hero as { headline: string }).headline = headline),
+    ['/es'],
+    headline,
+  );
   const { rssBytes, peakRssBytes } = memory(stack.appPid);
   console.log(`app memory now ${(rssBytes / 2 ** 20).toFixed(0)} MiB resident, peak ${(peakRssBytes / 2 ** 20).toFixed(0)} MiB`);
 });

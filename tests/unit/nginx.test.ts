@@ -303,14 +303,14 @@ describe('nginx in front of the app (deploy/nginx.conf.template)', () => {
     expect(asApp('/page')).toHaveLength(1);
   });
 
-  it("a publish's refresh (lib/cache/cache-refresh.ts) takes every public page in every encoding from the app again", async () => {
+  it("a publish's refresh (lib/cache/cache-refresh.ts) takes every page it changed in every encoding from the app again", async () => {
     vi.stubEnv('CACHE_REFRESH_URL', origin);
     vi.stubEnv('CACHE_REFRESH_SECRET', REFRESH_SECRET);
     vi.spyOn(console, 'log').mockImplementation(() => {});
     for (const pathname of PUBLIC_PATHS) await storeEveryEncoding(pathname);
     version = 'published';
     seen = [];
-    expect(await refreshCachedPages()).toEqual(PUBLIC_PATHS);
+    expect(await refreshCachedPages([{ pages: PUBLIC_PATHS, language: null }])).toEqual(PUBLIC_PATHS);
     expect(seen).toHaveLength(PUBLIC_PATHS.length * CACHED_ENCODINGS.length);
     seen = [];
     for (const pathname of PUBLIC_PATHS) {

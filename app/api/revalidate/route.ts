@@ -11,6 +11,7 @@ import { replayMemory } from '@/lib/content/replay-memory';
 import { revalidateContent } from '@/lib/content/revalidate';
 import { verifyWebhook, type WebhookRefusal } from '@/lib/content/webhook';
 import { sanityConfig } from '@/lib/env/public';
+import { translationLanguage } from '@/lib/shared/translation-status';
 import { revalidateSecret } from '@/lib/env/server';
 import { createRefusalLog } from '@/lib/http/refusal-log';
 
@@ -51,7 +52,9 @@ export async function POST(request: Request) {
     }
     if (recorded.startsWith('not recorded')) console.error(`POST /api/revalidate: policy version ${recorded}`);
   }
-  const revalidated = revalidateContent([result.type]);
+  // Sanity's webhook sends the document's type and id (its projection): a translation's id names its language.
+  const language = result.id === null ? null : translationLanguage(result.id, result.type);
+  const revalidated = revalidateContent([{ type: result.type, language }]);
   // The languages served (proxy.ts) follow a publish of the settings at once.
   if (result.type === 'siteSettings')
     after(() =>

@@ -13,7 +13,7 @@
 import path from 'node:path';
 
 import { startSupabaseStack, supabaseEnv } from '../testkit/postgrest-harness.ts';
-import { measurePublishes } from '../testkit/publish-timing.ts';
+import { measurePublishes, POLICY_VERSION } from '../testkit/publish-timing.ts';
 import { startRedis } from '../testkit/redis.ts';
 import { publishRow } from './lib/publish-row.ts';
 import { privateSite, privateStack } from './lib/servers.ts';
@@ -55,7 +55,7 @@ export async function measure(): Promise<Report> {
         const options = { contentFile: site.contentFile, secret: site.secret, publishTo: stack.url, watch };
         const section = await measurePublishes(options, { count: edits, log });
         // A new version of the policy, until /privacy/versions lists it.
-        const version = instances === 1 ? await measurePublishes(options, { count: edits, log, kind: 'version' }) : undefined;
+        const version = instances === 1 ? await measurePublishes(options, { count: edits, log, target: POLICY_VERSION }) : undefined;
         return { section, version };
       } finally {
         await stack.stop();

@@ -75,6 +75,18 @@ export async function addArabic(file: string): Promise<void> {
   await writeDataset(docs, file);
 }
 
+/** Lists languages `tags` in the settings of dataset `file`, as an editor adds them: named in their own words, no page translated yet. */
+export async function addLanguages(file: string, tags: readonly string[]): Promise<void> {
+  const docs = await readDataset(file);
+  const settings = docs.find((doc) => doc._id === 'siteSettings')!;
+  const name = (tag: string) => new Intl.DisplayNames([tag], { type: 'language' }).of(tag) ?? tag;
+  (settings.languages as object[]).push(
+    ...tags.map((tag) => ({ _key: tag, _type: 'siteLanguage', tag, name: name(tag), direction: 'ltr' })),
+  );
+  settings._updatedAt = new Date().toISOString();
+  await writeDataset(docs, file);
+}
+
 export async function restoreSeed(): Promise<void> {
   await writeDataset(await readDataset(SEED_FILE));
 }

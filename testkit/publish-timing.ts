@@ -6,7 +6,7 @@
  *
  * Only relative imports with real extensions and packages: plain `node` scripts import this file.
  */
-import { editDocument, postWebhook } from './dataset.ts';
+import { editDocument, postWebhook, type Doc } from './dataset.ts';
 import { median } from './stats.ts';
 
 /** The page whose text a publish here changes. */
@@ -35,53 +35,67 @@ export async function visibleAfter(
 
 type Section = { body?: { children?: { text?: string }[] }[] };
 
-/** Sets the text of privacy section `index` (wrapping around). */
-async function setSectionText(file: string, index: number, text: string) {
-  await editDocument(
-    'privacyPolicy',
-    (doc) => {
-      const sections = (doc.sections ?? []) as Section[];
-      const span = sections[index % sections.length]?.body?.[0]?.children?.[0];
-      if (typeof span?.text !== 'string') throw new Error(`privacy section ${index % sections.length} of ${file} has no text span`);
-      span.text = text;
-      doc._updatedAt = new Date().toISOString();
-    },
-    file,
-  );
-}
+/** What a timed publish changes (a file edit and the webhook): its document, its edit, the page that shows it. */
+export type PublishTarget = {
+  name: string;
+  document: { _type: string; _id: string };
+  page: string;
+  edit: (doc: Doc, text: string) => void;
+};
 
-/** A new version of the policy in the dataset file: "Last updated" a day later, and `text` as its summary of changes. */
-async function setNewVersion(file: string, text: string) {
-  await editDocument(
-    'privacyPolicy',
-    (doc) => {
-      doc.lastUpdated = new Date(Date.parse(`${String(doc.lastUpdated)}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-      doc.summary = text;
-      doc._updatedAt = new Date().toISOString();
-    },
-    file,
-  );
-}
+/** The text of the policy's first section, on /privacy. */
+export const POLICY_SECTION: PublishTarget = {
+  name: 'section',
+  document: { _type: 'privacyPolicy', _id: 'privacyPolicy' },
+  page: PUBLISHED_PAGE,
+  edit: (doc, text) => {
+    const span = (doc.sections as Section[] | undefined)?.[0]?.body?.[0]?.children?.[0];
+    if (typeof span?.text !== 'string') throw new Error('the first privacy section has no text span');
+    span.text = text;
+  },
+};
+
+/** A new version of the policy, listed on /privacy/versions: "Last updated" a day later, and the text as its summary of changes. */
+export const POLICY_VERSION: PublishTarget = {
+  name: 'version',
+  document: { _type: 'privacyPolicy', _id: 'privacyPolicy' },
+  page: VERSIONS_PAGE,
+  edit: (doc, text) => {
+    doc.lastUpdated = new Date(Date.parse(`${String(doc.lastUpdated)}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    doc.summary = text;
+  },
+};
+
+/** The headline of the landing page's translation into `language`, on that language's home page. */
+export const translatedHeadline = (language: string): PublishTarget => ({
+  name: `${language} headline`,
+  document: { _type: 'landingPage', _id: `landingPage-${language}` },
+  page: `/${language}`,
+  edit: (doc, text) => void ((doc.hero as { headline: string }).headline = text),
+});
 
 export type PublishTiming = { visible: Array<number | null>; text: string };
 
-/** What the timed publishes change (each a file edit and the webhook): a section of /privacy, or a new version that /privacy/versions lists. */
-export type PublishKind = 'section' | 'version';
-
-/** One publish of a new privacy text through `publishTo`; per watched server, ms until it shows it (null: not within limitMs). */
+/** One publish of `target` through `publishTo`; per watched server, ms until it shows it (null: not within limitMs). */
 export async function timePublish(
   { contentFile, secret, publishTo, watch }: { contentFile: string; secret: string; publishTo: string; watch: string[] },
   limitMs = 2000,
-  kind: PublishKind = 'section',
+  target: PublishTarget = POLICY_SECTION,
 ): Promise<PublishTiming> {
   // Letters, digits and spaces only, so the text reads the same in the HTML.
   const text = `Shared publish ${Date.now()} ${Math.random().toString(36).slice(2)}`;
-  await (kind === 'version' ? setNewVersion(contentFile, text) : setSectionText(contentFile, 0, text));
+  await editDocument(
+    target.document._id,
+    (doc) => {
+      target.edit(doc, text);
+      doc._updatedAt = new Date().toISOString();
+    },
+    contentFile,
+  );
   const since = performance.now();
-  const webhook = await postWebhook(publishTo, { _type: 'privacyPolicy', _id: 'privacyPolicy' }, secret);
+  const webhook = await postWebhook(publishTo, target.document, secret);
   if (!webhook.ok) throw new Error(`webhook answered ${webhook.status}: ${await webhook.text()}`);
-  const page = kind === 'version' ? VERSIONS_PAGE : PUBLISHED_PAGE;
-  const visible = await Promise.all(watch.map((origin) => visibleAfter(origin, text, since, limitMs, page)));
+  const visible = await Promise.all(watch.map((origin) => visibleAfter(origin, text, since, limitMs, target.page)));
   return { visible, text };
 }
 
@@ -96,17 +110,17 @@ export async function measurePublishes(
     count = 20,
     limitMs = 10_000,
     log = console.log,
-    kind = 'section',
-  }: { count?: number; limitMs?: number; log?: (line: string) => void; kind?: PublishKind } = {},
+    target = POLICY_SECTION,
+  }: { count?: number; limitMs?: number; log?: (line: string) => void; target?: PublishTarget } = {},
 ): Promise<{ median: number; worst: number; missed: number }> {
   const all: number[] = [];
   let missed = 0;
   for (let i = 1; i <= count; i += 1) {
-    const { visible } = await timePublish(options, limitMs, kind);
+    const { visible } = await timePublish(options, limitMs, target);
     missed += visible.filter((ms) => ms === null).length;
     all.push(Math.max(...visible.map((ms) => ms ?? limitMs)));
     log(
-      `${kind} publish ${String(i).padStart(2)}: visible ${visible.map((ms, n) => `#${n + 1} ${ms === null ? 'never' : `${ms} ms`}`).join(', ')}`,
+      `${target.name} publish ${String(i).padStart(2)}: visible ${visible.map((ms, n) => `#${n + 1} ${ms === null ? 'never' : `${ms} ms`}`).join(', ')}`,
     );
   }
   const result = { median: Math.round(median(all)!), worst: Math.max(...all), missed };

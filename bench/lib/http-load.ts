@@ -35,6 +35,10 @@ async function cannon(options: autocannon.Options, accepted?: (status: number, b
 export const pageLoad = (url: string, connections: number, seconds: number) =>
   cannon({ url, connections, duration: seconds, headers: { accept: 'text/html', 'accept-encoding': 'gzip' } });
 
+/** GET `url` with `headers`, counting as answered only the answers of `status` (a page's 200, a made-up path's 404). */
+export const statusLoad = (url: string, status: number, headers: Record<string, string>, connections: number, seconds: number) =>
+  cannon({ url, connections, duration: seconds, headers, requests: [{ method: 'GET' }] }, (answer) => answer === status);
+
 /** Runs `measure(side)` for each side in each round, in turn, flipping the order each round; each side's runs. */
 export async function alternate<Side extends string, Run>(rounds: number, sides: readonly Side[], measure: (side: Side) => Promise<Run>) {
   const runs = Object.fromEntries(sides.map((side) => [side, [] as Run[]])) as Record<Side, Run[]>;

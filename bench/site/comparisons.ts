@@ -6,11 +6,11 @@
 import path from 'node:path';
 
 import { readStore } from '../../testkit/store.ts';
-import { alternate, combine, submissionLoad } from '../lib/http-load.ts';
+import { alternate, combine, statusLoad, submissionLoad } from '../lib/http-load.ts';
 import { best, BROWSER_ACCEPT_ENCODING, wrk, type WrkRun } from '../lib/wrk.ts';
 import { round } from '../report.ts';
 import type { Servers } from './servers.ts';
-import { CONFIG, ENCODINGS, log, SUBJECT_PREFIX, type Encoding } from './settings.ts';
+import { AUTOCANNON, CONFIG, ENCODINGS, log, MADE_UP, SUBJECT_PREFIX, type Encoding } from './settings.ts';
 
 /** Page views of two pages with wrk in alternating rounds, after a warm-up of each: each side's best round. */
 async function comparePages<Side extends string>(urls: Record<Side, string>, acceptEncoding: string) {
@@ -43,6 +43,30 @@ export function compareBare(servers: Servers) {
   return comparePages({ site: `${servers.bare}/`, sameBytes: `${servers.fixture}/same-bytes` }, BROWSER_ACCEPT_ENCODING);
 }
 
+/** Runs `load` in alternating rounds of `sides`, with autocannon's CPU time (it runs in this process) over the wall time. */
+async function autocannonRounds<Side extends string, Run>(sides: readonly Side[], load: (side: Side) => Promise<Run>) {
+  const [cpuBefore, started] = [process.cpuUsage(), performance.now()];
+  const runs = await alternate(CONFIG.rounds, sides, load);
+  const cpu = process.cpuUsage(cpuBefore);
+  return { runs, clientShare: round((cpu.user + cpu.system) / 1000 / (performance.now() - started), 2) ?? 0 };
+}
+
+/**
+ * `/` and a made-up path on the bare server, asked with a Host it does not listen on, in alternating
+ * rounds after a warm-up of each; an answer other than the page's 200 or the made-up path's 404 counts
+ * as refused.
+ */
+export async function compareMadeUp(servers: Servers) {
+  log(`/ and ${MADE_UP.path} on the bare server, Host: ${MADE_UP.host} (${AUTOCANNON})`);
+  const headers = { host: MADE_UP.host, accept: 'text/html', 'accept-encoding': BROWSER_ACCEPT_ENCODING };
+  const sides = { page: { path: '/', status: 200 }, madeUp: { path: MADE_UP.path, status: 404 } } as const;
+  const load = (side: keyof typeof sides, seconds: number) =>
+    statusLoad(`${servers.bare}${sides[side].path}`, sides[side].status, headers, CONFIG.connections, seconds);
+  for (const side of ['page', 'madeUp'] as const) await load(side, CONFIG.warmupSeconds);
+  const { runs, clientShare } = await autocannonRounds(['page', 'madeUp'] as const, (side) => load(side, CONFIG.pageSeconds));
+  return { page: combine(runs.page), madeUp: combine(runs.madeUp), clientShare };
+}
+
 /**
  * Support submissions through the cache and to the bare server, in alternating rounds, each round its
  * own subjects; with autocannon's CPU time (it runs in this process) over the wall time.
@@ -51,12 +75,9 @@ export async function compareSubmissions(servers: Servers) {
   log('submissions through the cache and to the bare server');
   let turn = 0;
   const origins = { cache: servers.stack, bare: servers.bare };
-  const [cpuBefore, started] = [process.cpuUsage(), performance.now()];
-  const runs = await alternate(CONFIG.rounds, ['cache', 'bare'] as const, (side) =>
+  const { runs, clientShare } = await autocannonRounds(['cache', 'bare'] as const, (side) =>
     submissionLoad(origins[side], `${SUBJECT_PREFIX}${side} ${++turn} #`, CONFIG.connections, CONFIG.submitSeconds / CONFIG.rounds),
   );
-  const cpu = process.cpuUsage(cpuBefore);
-  const clientShare = round((cpu.user + cpu.system) / 1000 / (performance.now() - started), 2) ?? 0;
   return { cache: combine(runs.cache), bare: combine(runs.bare), clientShare };
 }
 

@@ -8,11 +8,14 @@
  *                  Accept-Encoding Chrome sends (brotli), gzip and identity
  *     submissions  support requests/s through the cache, as the page's script sends them, against the
  *                  bare server; rows stored = accepted, none lost
- *     publish      dataset edits posted as signed webhooks: time to the first GET through nginx that
- *                  shows the edit
+ *     publish      dataset edits posted as signed webhooks, of the default language's policy and of the
+ *                  Spanish home page, with ten languages listed: time to the first GET through nginx
+ *                  that shows the edit on /privacy and on /es
  *     /studio      time to first byte of its first load after the start, and of later loads
  *   bare server (the standalone server `next start` runs for this build)
  *     /            requests/s against a plain Next page of the same bytes (bench/fixture /same-bytes)
+ *     made-up path /wp-login.php against /, with a Host the server does not listen on (autocannon,
+ *                  which judges every answer: the page's 200, the made-up path's 404)
  *     Lighthouse   mobile, median of BENCH_LH_RUNS, of each page against the fixture's one-heading page
  *                  and its plain page of the same bytes (`npm run bench -- lighthouse` runs these rows alone)
  *
@@ -27,14 +30,16 @@
  * CHROMIUM_PATH, WRK_BIN.
  */
 import { findNginx, INSTALL_HINT } from '../../testkit/nginx.ts';
-import { measurePublishes } from '../../testkit/publish-timing.ts';
+import { addLanguages, postWebhook } from '../../testkit/dataset.ts';
+import { sleep } from '../../testkit/processes.ts';
+import { measurePublishes, translatedHeadline } from '../../testkit/publish-timing.ts';
 import { APPLIED_RUNS, blockingNotes, measureLighthouse } from '../lib/lighthouse.ts';
 import { withTempDir } from '../lib/temp-dir.ts';
 import type { Report } from '../report.ts';
-import { compareBare, compareEncodings, compareSubmissions, storedRows } from './comparisons.ts';
+import { compareBare, compareEncodings, compareMadeUp, compareSubmissions, storedRows } from './comparisons.ts';
 import { siteRows, type Results } from './rows.ts';
-import { startServers } from './servers.ts';
-import { AUTOCANNON, CONFIG, log, TARGETS, WRK } from './settings.ts';
+import { startServers, type Servers } from './servers.ts';
+import { AUTOCANNON, CONFIG, LANGUAGE_COUNT, log, MORE_LANGUAGES, TARGETS, WRK } from './settings.ts';
 
 /** Every comparison, with the servers up only for them: the stores are read after they stopped. */
 async function measureAll(dir: string, nginxBin: string) {
@@ -45,15 +50,32 @@ async function measureAll(dir: string, nginxBin: string) {
     const submissions = await compareSubmissions(servers);
     log(`Lighthouse, ${CONFIG.lighthouseRuns} runs per page`);
     const lighthouse = await measureLighthouse(servers.bare, servers.fixture, CONFIG.lighthouseRuns);
-    log(`${CONFIG.edits} publishes through the cache`);
-    const publish = await measurePublishes(
-      { contentFile: servers.contentFile, secret: servers.secret, publishTo: servers.stack, watch: [servers.stack] },
-      { count: CONFIG.edits, log },
-    );
-    return { studio, pages, bare, submissions, lighthouse, publish };
+    const madeUp = await compareMadeUp(servers);
+    const publish = await publishesInLanguages(servers);
+    return { studio, pages, bare, madeUp, submissions, lighthouse, publish };
   } finally {
     await stop();
   }
+}
+
+/**
+ * CONFIG.edits publishes of the default language's policy and as many of the Spanish home page, each
+ * through the cache, once the settings list ten languages: a publish of the default language's text
+ * changes its pages in every one of them, a translation its own language's.
+ */
+async function publishesInLanguages(servers: Servers) {
+  await addLanguages(servers.contentFile, MORE_LANGUAGES);
+  const settings = await postWebhook(servers.stack, { _type: 'siteSettings', _id: 'siteSettings' }, servers.secret);
+  if (!settings.ok) throw new Error(`the settings' webhook answered ${settings.status}`);
+  const added = `${servers.stack}/${MORE_LANGUAGES.at(-1)}`;
+  for (const deadline = Date.now() + 30_000; (await fetch(added)).status !== 200; await sleep(100))
+    if (Date.now() > deadline) throw new Error(`${added} was not served 30 s after the settings listed it`);
+  const options = { contentFile: servers.contentFile, secret: servers.secret, publishTo: servers.stack, watch: [servers.stack] };
+  log(`${CONFIG.edits} publishes of the default language's policy through the cache, ${LANGUAGE_COUNT} languages`);
+  const byDefault = await measurePublishes(options, { count: CONFIG.edits, log });
+  log(`${CONFIG.edits} publishes of the Spanish home page's headline`);
+  const spanish = await measurePublishes(options, { count: CONFIG.edits, log, target: translatedHeadline('es') });
+  return { byDefault, spanish };
 }
 
 const NOTES = [

@@ -5,15 +5,16 @@ import { publishRow } from '../lib/publish-row.ts';
 import { BROWSER_ACCEPT_ENCODING, clientBound, type WrkRun } from '../lib/wrk.ts';
 import { round, type Row } from '../report.ts';
 import type { StudioTimes } from './servers.ts';
-import { AUTOCANNON, CONFIG, ENCODINGS, TARGETS, WRK, type Encoding } from './settings.ts';
+import { AUTOCANNON, CONFIG, ENCODINGS, LANGUAGE_COUNT, MADE_UP, TARGETS, WRK, type Encoding } from './settings.ts';
 
 export type Results = {
   studio: StudioTimes;
   pages: Record<Encoding, { cache: WrkRun; file: WrkRun }>;
   bare: { site: WrkRun; sameBytes: WrkRun };
+  madeUp: { page: Combined; madeUp: Combined; clientShare: number };
   submissions: { cache: Combined; bare: Combined; clientShare: number };
   lighthouse: LighthouseResults;
-  publish: { median: number; worst: number; missed: number };
+  publish: Record<'byDefault' | 'spanish', { median: number; worst: number; missed: number }>;
   stored: { cache: number; bare: number };
 };
 
@@ -84,6 +85,27 @@ function submissionRows({ submissions, stored }: Results): Row[] {
   ];
 }
 
+/**
+ * `/` and a made-up path on the bare server with a Host it does not listen on: the made-up path's rate
+ * against the page's, met only when every answer was the one expected (200, and 404) and none failed.
+ */
+function madeUpRows({ madeUp }: Results): Row[] {
+  const { page, madeUp: path, clientShare } = madeUp;
+  const side = (run: Combined, status: number) =>
+    `${run.perSecond}/s, p99 ${ms(run.p99Ms)}; ${run.refused} not ${status}, ${run.errors} errors`;
+  return [
+    { measure: `bare server: /, Host: ${MADE_UP.host}`, client: AUTOCANNON, result: side(page, 200) },
+    { measure: `bare server: ${MADE_UP.path} (no such page), Host: ${MADE_UP.host}`, client: AUTOCANNON, result: side(path, 404) },
+    {
+      measure: '  made-up path / page',
+      client: AUTOCANNON,
+      result: `${ratio(path, page)}×; autocannon CPU ${percent(clientShare)}${clientShare >= 0.9 ? ' CLIENT-BOUND' : ''}`,
+      target: `>= ${TARGETS.madeUpOverPage}×, every answer 404`,
+      met: ratio(path, page) >= TARGETS.madeUpOverPage && path.refused === 0 && path.errors === 0,
+    },
+  ];
+}
+
 const studioRows = ({ studio }: Results): Row[] => [
   {
     measure: '/studio first byte, first load after start',
@@ -98,11 +120,13 @@ const studioRows = ({ studio }: Results): Row[] => [
 /** The deployed shape's rows, then the bare server's. */
 export const siteRows = (results: Results): Row[] => [
   ...pageRows(results.pages),
-  publishRow('publish → visible through the cache', results.publish, CONFIG.edits),
+  publishRow(`publish → visible through the cache: /privacy, ${LANGUAGE_COUNT} languages`, results.publish.byDefault, CONFIG.edits),
+  publishRow(`publish → visible through the cache: /es, ${LANGUAGE_COUNT} languages`, results.publish.spanish, CONFIG.edits),
   ...submissionRows(results),
   ...studioRows(results),
   viewRow(`bare server: /, Accept-Encoding: ${BROWSER_ACCEPT_ENCODING}`, results.bare.site),
   viewRow('plain Next page of the same bytes', results.bare.sameBytes),
   ratioRow('  / / same bytes', results.bare.site, results.bare.sameBytes, TARGETS.bareOverSameBytes),
+  ...madeUpRows(results),
   ...lighthouseRows(results.lighthouse),
 ];

@@ -12,6 +12,7 @@ export const TARGETS = {
   bareOverSameBytes: 0.95,
   lighthouseBelowHeading: LIGHTHOUSE_TARGETS.belowHeading,
   studioFirstMs: 100,
+  madeUpOverPage: 0.9,
 } as const;
 
 export const CONFIG = {
@@ -26,6 +27,13 @@ export const CONFIG = {
   studioLoads: envInt('BENCH_STUDIO_LOADS', 10),
   lighthouseRuns: envInt('BENCH_LH_RUNS', 5),
 };
+
+/** Listed before the publishes, beside the seed's two and the bench's Arabic: ten languages, whose pages a publish may change. */
+export const MORE_LANGUAGES = ['fr', 'de', 'it', 'pt', 'nl', 'pl', 'ja'] as const;
+export const LANGUAGE_COUNT = 3 + MORE_LANGUAGES.length;
+
+/** A Host the server does not listen on, and a path no page has (a scanner's favourite), for the made-up path rows. */
+export const MADE_UP = { host: 'example.org', path: '/wp-login.php' } as const;
 
 /** The subjects of the run's submissions start so, which is how the stores are counted afterwards. */
 export const SUBJECT_PREFIX = 'bench ';

@@ -32,10 +32,12 @@ function watchedRequest(headers: Record<string, string>, chunks = 1000) {
 }
 
 describe('verifyWebhook', () => {
-  it('accepts a correctly signed body and reads its type', async () => {
-    const request = await signedRequest('{"_type":"privacyPolicy","_id":"privacyPolicy"}');
+  it('accepts a correctly signed body and reads its type and id', async () => {
+    const request = await signedRequest('{"_type":"privacyPolicy","_id":"privacyPolicy-es"}');
     const signature = request.headers.get(SIGNATURE_HEADER_NAME);
-    expect(await verifyWebhook(request, SECRET)).toEqual({ ok: true, type: 'privacyPolicy', signature });
+    expect(await verifyWebhook(request, SECRET)).toEqual({ ok: true, type: 'privacyPolicy', id: 'privacyPolicy-es', signature });
+    const noId = await signedRequest('{"_type":"privacyPolicy","_id":7}');
+    expect(await verifyWebhook(noId, SECRET)).toMatchObject({ ok: true, type: 'privacyPolicy', id: null });
   });
 
   it('refuses a signature made with another secret', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { translationStatus } from './translation-status';
+import { translationId, translationLanguage, translationStatus } from './translation-status';
 
 const SITE = {
   languages: [
@@ -41,5 +41,20 @@ describe("a page's translations", () => {
       vi: 'outdated',
       ar: 'waiting',
     });
+  });
+});
+
+describe("a translation's id", () => {
+  it('names its language, which the source and other documents do not', () => {
+    expect(translationLanguage(translationId('landingPage', 'es'), 'landingPage')).toBe('es');
+    expect(translationLanguage('privacyPolicy-zh-Hant', 'privacyPolicy')).toBe('zh-Hant');
+    for (const [id, source] of [
+      ['landingPage', 'landingPage'],
+      ['privacyPolicyVersion-2026-11-22', 'privacyPolicyVersion'],
+      ['landingPage-es', 'supportPage'],
+      ['landingPage-ES', 'landingPage'],
+      ['landingPage-', 'landingPage'],
+    ] as const)
+      expect(translationLanguage(id, source), id).toBeNull();
   });
 });

@@ -193,7 +193,7 @@ test.describe('a material change, announced ahead', () => {
         .poll(async () => (await readDataset(env.CONTENT_FILE)).find((doc) => doc._id === 'drafts.privacyPolicy'), {
           message: 'the draft saved with the day',
         })
-        .toMatchObject({ lastUpdated: day, material: true, summary });
+        .toMatchObject({ lastUpdated: day, materialChange: true, summary });
     });
     await phase('the Spanish text of that day published, the first day after it is published', async () => {
       await publishThroughApi('privacyPolicy-es', (doc) => withSentence({ ...doc, lastUpdated: day }, sentenceEs));

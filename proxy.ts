@@ -5,7 +5,7 @@ import { readBody } from '@school-site/guards';
 import { notFoundPage } from '@/lib/cache/not-found-page';
 import { notFoundResponse, refusalPage } from '@/lib/http/refusal-page';
 import { REFUSALS } from '@/lib/http/refusals';
-import { linkResultPath, NOT_FOUND_HEADER, ROUTES, TOKEN_PARAM } from '@/lib/shared/public-pages';
+import { linkResultPath, NOT_FOUND_HEADER, ROUTES, SITE_SEGMENTS, TOKEN_PARAM } from '@/lib/shared/public-pages';
 import { isLinkResult } from '@/lib/forms/form-state';
 import { isToken } from '@/lib/forms/validation';
 import { mayServeLanguage } from '@/lib/shared/language-gate';
@@ -63,17 +63,7 @@ async function notFound(request: NextRequest): Promise<Response> {
 }
 
 /** The site's own first segments: anything else first is a language's, or nothing. */
-const SITE_SEGMENTS: ReadonlySet<string> = new Set([
-  '',
-  'support',
-  'privacy',
-  'subscription',
-  'share-image',
-  'studio',
-  'api',
-  '_next',
-  '_default',
-]);
+const OWN_SEGMENTS: ReadonlySet<string> = new Set(SITE_SEGMENTS);
 
 /** Lowercase, as Next matches it: any other spelling is not an action to Next, and not one of our forms. */
 const FORM_TYPE = 'multipart/form-data';
@@ -103,7 +93,7 @@ export async function proxy(request: NextRequest): Promise<Response> {
   }
   // A page is under a language's tag only where the site has that language (language-gate.ts).
   const first = url.pathname.split('/')[1] ?? '';
-  if (!SITE_SEGMENTS.has(first) && !mayServeLanguage(first)) return notFound(request);
+  if (!OWN_SEGMENTS.has(first) && !mayServeLanguage(first)) return notFound(request);
   // The same pages in another language are under its tag: the rules below read the path after it.
   const { prefix, path } = splitLanguage(url.pathname);
   // Next keeps every path a page of a version renders, a 404 included, as a file of its cache: only days a

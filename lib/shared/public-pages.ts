@@ -26,6 +26,13 @@ export const ROUTES = {
 export const DEFAULT_LANGUAGE_PATHS = ['/', '/support', '/privacy', '/privacy/:path*', '/subscription/:path*', '/share-image'];
 
 /**
+ * The first segments of the site's own paths: its pages', the Studio's, the APIs', Next's and the default
+ * language's route segment. Anything else first in a path is a language's tag, or names nothing; so no
+ * language may take one of these as its tag.
+ */
+export const SITE_SEGMENTS: readonly string[] = ['', 'support', 'privacy', 'subscription', 'share-image', 'studio', 'api', '_next', '_default'];
+
+/**
  * The site's 404 page, for a path proxy.ts finds names no page: the proxy marks the request with this
  * header and next.config.ts rewrites it to NOT_FOUND_PATH, which matches no route, in the process (a
  * proxy's own rewrite goes out over HTTP and back). A visitor who sends the header gets the 404 page.

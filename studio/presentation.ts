@@ -1,35 +1,56 @@
-import { defineLocations, presentationTool, type PresentationPluginOptions } from 'sanity/presentation';
+import { defineDocuments, defineLocations, presentationTool, type DocumentLocation } from 'sanity/presentation';
 
-import { PUBLIC_PAGES, PUBLIC_PATHS, ROUTES } from '@/lib/shared/public-pages';
+import { localizeHref } from '@/lib/shared/languages';
+import { pagesShowing, PUBLIC_PAGES, PUBLIC_PATHS, ROUTES, type PublicPath } from '@/lib/shared/public-pages';
+import { CONTENT_TYPES } from '@/lib/shared/content-types';
 import { SINGLETONS } from '@/schemas';
 
-/** Each public page as a Presentation location, named after the document it shows (the policy shows on two). */
-const pages = PUBLIC_PATHS.map((href) => {
-  const type = PUBLIC_PAGES[href];
+/** A page of the route table as a Presentation location, named after the document it shows (the policy shows on two). */
+function location(path: PublicPath): DocumentLocation {
+  const type = PUBLIC_PAGES[path];
   const title = SINGLETONS[type].title ?? type;
-  return { type, location: { title: href === ROUTES.versions ? `${title}: versions` : title, href } };
-});
+  return { title: path === ROUTES.versions ? `${title}: versions` : title, href: path };
+}
 
-/** Which pages show each singleton, so the Studio can open them side by side with the form. */
-const locations: PresentationPluginOptions['resolve'] = {
-  locations: {
-    ...Object.fromEntries(
-      [...new Set(pages.map(({ type }) => type))].map((type) => [
+/**
+ * Which pages show each document, so the Studio opens them side by side with the form: a translation's
+ * pages under its language's prefix (/es/support), the default language's document at the plain paths.
+ */
+const locations = {
+  locations: Object.fromEntries(
+    CONTENT_TYPES.map((type) => {
+      const paths = pagesShowing(type);
+      return [
         type,
-        defineLocations({ locations: pages.filter((page) => page.type === type).map(({ location }) => location) }),
-      ]),
-    ),
-    siteSettings: defineLocations({
-      message: 'Site settings appear on every page',
-      tone: 'caution',
-      locations: pages.map(({ location }) => location),
+        defineLocations({
+          select: { language: 'language' },
+          resolve: (document) => {
+            const prefix = typeof document?.language === 'string' ? `/${document.language}` : '';
+            return {
+              ...(type === 'siteSettings' ? { message: 'Site settings appear on every page', tone: 'caution' as const } : {}),
+              locations: paths.map((path) => ({ ...location(path), href: localizeHref(path, prefix) })),
+            };
+          },
+        }),
+      ];
     }),
-  },
+  ),
 };
+
+/**
+ * The document each page of the preview shows, so that following a link in the preview opens its form:
+ * the default language's at the plain paths, a translation at its language's.
+ */
+const mainDocuments = defineDocuments(
+  PUBLIC_PATHS.flatMap((path) => [
+    { route: path, filter: `_type == "${PUBLIC_PAGES[path]}" && !defined(language)` },
+    { route: localizeHref(path, '/:language'), filter: `_type == "${PUBLIC_PAGES[path]}" && language == $language` },
+  ]),
+);
 
 /** Reviewers preview drafts in context: the site opens in draft mode with click-to-edit overlays. */
 export const presentation = presentationTool({
-  resolve: locations,
+  resolve: { ...locations, mainDocuments },
   previewUrl: {
     previewMode: { enable: '/api/draft-mode/enable', disable: '/api/draft-mode/disable' },
   },

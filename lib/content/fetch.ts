@@ -7,7 +7,7 @@ import { cookies, draftMode } from 'next/headers';
 
 import { createLastGood } from './last-good';
 import { contentClient, live } from './live';
-import { FETCH_TAGS } from './tags';
+import { fetchTags } from '@/lib/shared/public-pages';
 import type { ContentType } from '@/lib/shared/content-types';
 
 export type QueryResult<Q extends keyof SanityQueries> = SanityQueries[Q];
@@ -83,7 +83,7 @@ async function cachedContent<const Q extends keyof SanityQueries>(
   params: QueryParams,
 ): Promise<Content<Q>> {
   'use cache';
-  const tags = [...FETCH_TAGS[type]];
+  const tags = fetchTags(type);
   cacheTag(...tags);
   cacheLife('max');
   const read = () => readContent(query, type, options, params, tags);

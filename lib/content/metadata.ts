@@ -7,31 +7,19 @@ import { ROUTES, type PublicPath } from '@/lib/shared/public-pages';
 
 import { localePath } from '@/lib/shared/languages';
 
-import {
-  getLandingPage,
-  getNotFoundCopy,
-  getPolicyVersions,
-  getPrivacyPolicy,
-  getSettings,
-  getSiteLanguages,
-  getSupportPage,
-} from './index';
+import { getNotFoundCopy, getSettings, getSiteLanguages } from './index';
 import type { PageMeta } from '@/lib/shared/view-fields';
 
-/** The site's share image (app/(site)/share-image/route.tsx), the size link previews expect. */
-export const SHARE_IMAGE = { path: '/share-image', size: { width: 1200, height: 630 } } as const;
+/** The size of the site's share image (app/(site)/share-image/route.tsx) that link previews expect. */
+export const SHARE_IMAGE_SIZE = { width: 1200, height: 630 } as const;
 
-/** The view each public page shows. */
-const PAGE_VIEWS: Record<PublicPath, (language: string) => Promise<{ meta: PageMeta }>> = {
-  [ROUTES.home]: getLandingPage,
-  [ROUTES.support]: getSupportPage,
-  [ROUTES.privacy]: getPrivacyPolicy,
-  [ROUTES.versions]: getPolicyVersions,
-};
-
-/** A public page's <head>: its SEO title and description, and its canonical URL. */
-export async function pageMetadata(path: PublicPath, language: string): Promise<Metadata> {
-  return headMetadata((await PAGE_VIEWS[path](language)).meta, path, language);
+/** A public page's <head> from its view (`read`, the page's own getter): its SEO title and description, and its canonical URL. */
+export async function pageMetadata(
+  path: PublicPath,
+  language: string,
+  read: (language: string) => Promise<{ meta: PageMeta }>,
+): Promise<Metadata> {
+  return headMetadata((await read(language)).meta, path, language);
 }
 
 /** The same page in every language of the site, by tag, and x-default (the default language's): for hreflang and the sitemap. */
@@ -73,7 +61,7 @@ export async function siteMetadata(language: string): Promise<Metadata> {
       siteName: meta.name,
       type: 'website',
       locale: language,
-      images: [{ url: localePath(SHARE_IMAGE.path, language, site), ...SHARE_IMAGE.size, alt: chrome.shareImageAlt, type: 'image/png' }],
+      images: [{ url: localePath(ROUTES.shareImage, language, site), ...SHARE_IMAGE_SIZE, alt: chrome.shareImageAlt, type: 'image/png' }],
     },
   };
 }

@@ -1,19 +1,9 @@
 import { VERSION_TYPE } from '@/lib/policy/policy-record';
 import { CONTENT_TYPES, type ContentType } from '@/lib/shared/content-types';
+import { fetchTags } from '@/lib/shared/public-pages';
 
 /** The cache tags: one per content type. */
 export type ContentTag = ContentType;
-
-/**
- * The tags each type's fetch carries: its own, plus siteSettings where its text has {radius} filled in
- * from the settings. A webhook for a type refreshes exactly the fetches (and pages) tagged with it.
- */
-export const FETCH_TAGS: Record<ContentType, readonly ContentTag[]> = {
-  siteSettings: ['siteSettings'],
-  landingPage: ['landingPage', 'siteSettings'],
-  supportPage: ['supportPage'],
-  privacyPolicy: ['privacyPolicy', 'siteSettings'],
-};
 
 /**
  * The cache tags a changed document invalidates. The policy's record of versions is read by the policy's
@@ -26,4 +16,4 @@ export function tagsForDocumentType(type: unknown): ContentTag[] {
 }
 
 /** The types whose documents pages read again once `tag` is revalidated. */
-export const typesRefreshedBy = (tag: ContentTag): ContentType[] => CONTENT_TYPES.filter((type) => FETCH_TAGS[type].includes(tag));
+export const typesRefreshedBy = (tag: ContentTag): ContentType[] => CONTENT_TYPES.filter((type) => fetchTags(type).includes(tag));

@@ -1,4 +1,5 @@
-import type { ContentType } from './content-types';
+import type { ContentType } from './content-types.ts';
+import { DEFAULT_SEGMENT } from './languages.ts';
 
 /**
  * The public routes, by name, so no module spells a path itself. The subscription's pages (`confirm`,
@@ -17,20 +18,9 @@ export const ROUTES = {
   confirm: '/subscription/confirm',
   unsubscribe: '/subscription/unsubscribe',
   oneClick: '/subscription/unsubscribe/one-click',
+  /** The site's share image (og:image). */
+  shareImage: '/share-image',
 } as const;
-
-/**
- * The site's paths in the default language, as next.config.ts rewrites them to its route segment: every
- * page and route under app/(site)/[lang] (a new top-level path there needs its line here).
- */
-export const DEFAULT_LANGUAGE_PATHS = ['/', '/support', '/privacy', '/privacy/:path*', '/subscription/:path*', '/share-image'];
-
-/**
- * The first segments of the site's own paths: its pages', the Studio's, the APIs', Next's and the default
- * language's route segment. Anything else first in a path is a language's tag, or names nothing; so no
- * language may take one of these as its tag.
- */
-export const SITE_SEGMENTS: readonly string[] = ['', 'support', 'privacy', 'subscription', 'share-image', 'studio', 'api', '_next', '_default'];
 
 /**
  * The site's 404 page, for a path proxy.ts finds names no page: the proxy marks the request with this
@@ -54,25 +44,76 @@ export const changesPath = (date: string) => `${versionPath(date)}/changes`;
 export const versionsPagePath = (n: number) => (n === 1 ? ROUTES.versions : `${ROUTES.versions}/page/${n}`);
 
 /**
- * Each public page and the document it shows, in the order the sitemap lists them. The sitemap, the
- * metadata, the Studio's Presentation locations, the cache refresh and the tests derive from this.
+ * The site's route table: each page once, by its path in the default language. Everything else about
+ * routes derives from it: the pages under each language (next.config.ts), the first segments the proxy
+ * lets through, the sitemap, the heads, the cache tags and refreshes, and Presentation's locations.
+ *
+ * - `type`: the document whose words it shows, where Presentation opens it.
+ * - `tags`: the content its text is read from (the cache tags its fetches carry); a publish of any of
+ *   them refreshes the page. Site settings are on every page (header, footer, notice line) in any case.
+ * - `sitemap`: a page of its own for search engines; the others are answers, feeds and images.
+ * - `below`: the paths under it are pages too (a version of the policy, an email link's answer).
  */
-export const PUBLIC_PAGES = {
-  [ROUTES.home]: 'landingPage',
-  [ROUTES.support]: 'supportPage',
-  [ROUTES.privacy]: 'privacyPolicy',
+export const PAGES = [
+  { path: ROUTES.home, type: 'landingPage', tags: ['landingPage', 'siteSettings'], sitemap: true },
+  { path: ROUTES.support, type: 'supportPage', tags: ['supportPage'], sitemap: true },
+  { path: ROUTES.privacy, type: 'privacyPolicy', tags: ['privacyPolicy', 'siteSettings'], sitemap: true, below: true },
   // Its words are the policy's, and so is the record it lists: a publish of the policy refreshes it.
-  [ROUTES.versions]: 'privacyPolicy',
-} as const satisfies Record<string, ContentType>;
+  { path: ROUTES.versions, type: 'privacyPolicy', tags: ['privacyPolicy', 'siteSettings'], sitemap: true, below: true },
+  { path: ROUTES.subscription, type: 'siteSettings', tags: ['siteSettings'], below: true },
+  { path: ROUTES.shareImage, type: 'landingPage', tags: ['landingPage', 'siteSettings'] },
+] as const satisfies readonly {
+  path: (typeof ROUTES)[keyof typeof ROUTES];
+  type: ContentType;
+  tags: readonly ContentType[];
+  sitemap?: true;
+  below?: true;
+}[];
 
-export type PublicPath = keyof typeof PUBLIC_PAGES;
-export type PageType = (typeof PUBLIC_PAGES)[PublicPath];
+type Listed = Extract<(typeof PAGES)[number], { sitemap: true }>;
 
-export const PUBLIC_PATHS = Object.keys(PUBLIC_PAGES) as PublicPath[];
+export type PublicPath = Listed['path'];
+export type PageType = Listed['type'];
+
+const LISTED = PAGES.filter((page): page is Listed => 'sitemap' in page);
+
+/** The pages in the sitemap, in its order. */
+export const PUBLIC_PATHS: readonly PublicPath[] = LISTED.map(({ path }) => path);
+
+/** Each page in the sitemap and the document it shows. */
+export const PUBLIC_PAGES = Object.fromEntries(LISTED.map(({ path, type }) => [path, type])) as Record<PublicPath, PageType>;
+
+/**
+ * The first segments of the site's own paths: its pages', the Studio's, the APIs', Next's and the default
+ * language's route segment. Anything else first in a path is a language's tag, or names nothing; so no
+ * language may take one of these as its tag.
+ */
+export const SITE_SEGMENTS: readonly string[] = [
+  ...new Set(PAGES.map(({ path }) => path.split('/')[1] ?? '')),
+  'studio',
+  'api',
+  '_next',
+  DEFAULT_SEGMENT,
+];
+
+/**
+ * The site's paths in the default language, which next.config.ts rewrites to its route segment
+ * (app/(site)/[lang]): each page, and what is below those with pages below them.
+ */
+export const DEFAULT_LANGUAGE_PATHS: readonly string[] = PAGES.filter(
+  ({ path }) => !PAGES.some((above) => 'below' in above && path.startsWith(`${above.path}/`)),
+).flatMap((page) => ('below' in page ? [page.path, `${page.path}/:path*`] : [page.path]));
+
+/** The cache tags of a type's fetches: its own, and those of the pages whose words it goes into ({radius}). */
+export const fetchTags = (type: ContentType): ContentType[] => [
+  ...new Set<ContentType>([type, ...PAGES.filter((page) => page.type === type).flatMap((page) => page.tags)]),
+];
 
 /** The type every page shows: the settings hold its header, footer and notice line. */
 const ON_EVERY_PAGE: ContentType = 'siteSettings';
 
-/** The public pages that show documents of `type`, by their paths in the default language. */
+/** The pages in the sitemap that show documents of `type`, by their paths in the default language. */
 export const pagesShowing = (type: ContentType): PublicPath[] =>
-  type === ON_EVERY_PAGE ? PUBLIC_PATHS : PUBLIC_PATHS.filter((path) => PUBLIC_PAGES[path] === type);
+  type === ON_EVERY_PAGE
+    ? [...PUBLIC_PATHS]
+    : LISTED.filter(({ tags }) => (tags as readonly ContentType[]).includes(type)).map(({ path }) => path);

@@ -1,18 +1,15 @@
 import { getLandingPage, getLocalPath, getSettings } from '@/lib/content';
 import type { LandingPageView, SettingsView } from '@/lib/content/views';
-import { pageMetadata } from '@/lib/content/metadata';
 import { ROUTES } from '@/lib/shared/public-pages';
 
 import { FaqSection } from '../_components/faq-section';
 import { Icon } from '../_components/icons';
 import { SectionHeading } from '../_components/section-heading';
 import { LanguageLinks } from '../_components/language-links';
-import { pageLanguage, type LanguageParams } from '../_components/page-language';
+import { pageHead, pageLanguage, type LanguageParams } from '../_components/page-language';
 import { SubscribeForm, type SubscribeFormProps } from '../_components/subscribe-form';
 
-export async function generateMetadata(props: LanguageParams) {
-  return pageMetadata(ROUTES.home, (await pageLanguage(props)).tag);
-}
+export const generateMetadata = pageHead(ROUTES.home, getLandingPage);
 
 function StoreButton({ store: { href, label, fallback } }: { store: LandingPageView['hero']['stores'][number] }) {
   const className = 'inline-flex min-w-40 items-center justify-center rounded-xl px-6 py-3 font-semibold shadow-sm';
@@ -132,7 +129,7 @@ export default async function HomePage(props: LanguageParams) {
       <Experience experience={experience} />
       <FaqSection faq={faq} className="px-4 py-20 sm:px-6" />
       <StayUpdated stayUpdated={stayUpdated} messages={settings.messages} page={{ language: tag, path }} />
-      <LanguageLinks path={ROUTES.home} current={tag} label={settings.chrome.languageNav} />
+      <LanguageLinks path={ROUTES.home} current={tag} />
     </>
   );
 }

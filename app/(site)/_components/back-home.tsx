@@ -1,11 +1,14 @@
-/** The way back to the home page in the page's language (`href`: the settings view's home); its arrow points back in either direction. */
-export function BackHome({ label, href }: { label: string; href: string }) {
+import { getSettings } from '@/lib/content';
+
+/** The way back to the home page in the page's language, in the settings' words; its arrow points back in either direction. */
+export async function BackHome({ language }: { language: string }) {
+  const { chrome, home } = await getSettings(language);
   return (
-    <a href={href} className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
+    <a href={home.href} className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
       <span aria-hidden="true" className="points-inline">
         ←
       </span>{' '}
-      {label}
+      {chrome.backHome}
     </a>
   );
 }

@@ -1,15 +1,15 @@
-import { getSiteLanguages } from '@/lib/content';
+import { getSettings, getSiteLanguages } from '@/lib/content';
 import { localePath } from '@/lib/shared/languages';
 
 /**
  * This page in each of the site's languages, each named in its own language: plain links, so they work
  * without JavaScript, and the reader stays on the same page. None while the site has one language.
  */
-export async function LanguageLinks({ path, current, label }: { path: string; current: string; label: string }) {
-  const site = await getSiteLanguages();
+export async function LanguageLinks({ path, current }: { path: string; current: string }) {
+  const [site, { chrome }] = await Promise.all([getSiteLanguages(), getSettings(current)]);
   if (site.languages.length < 2) return null;
   return (
-    <nav aria-label={label} className="mx-auto max-w-6xl px-4 py-6 sm:px-6">
+    <nav aria-label={chrome.languageNav} className="mx-auto max-w-6xl px-4 py-6 sm:px-6">
       <ul className="flex flex-wrap justify-center gap-x-4 gap-y-1 text-sm">
         {site.languages.map(({ tag, name }) => (
           <li key={tag}>

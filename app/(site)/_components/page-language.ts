@@ -3,6 +3,8 @@ import 'server-only';
 import { notFound } from 'next/navigation';
 
 import { getPageLanguage, getSiteLanguages } from '@/lib/content';
+import { pageMetadata } from '@/lib/content/metadata';
+import type { PublicPath } from '@/lib/shared/public-pages';
 import { segmentOf } from '@/lib/shared/languages';
 
 /** The route's props of every page and layout of the site: its language segment (the default's is DEFAULT_SEGMENT). */
@@ -20,3 +22,7 @@ export async function languageParams(): Promise<{ lang: string }[]> {
   const site = await getSiteLanguages();
   return site.languages.map(({ tag }) => ({ lang: segmentOf(tag, site) }));
 }
+
+/** The <head> of the public page at `path` from its view (`read`), in the page's language: each page's generateMetadata. */
+export const pageHead = (path: PublicPath, read: Parameters<typeof pageMetadata>[2]) => async (props: LanguageParams) =>
+  pageMetadata(path, (await pageLanguage(props)).tag, read);

@@ -4,10 +4,10 @@ import { BackHome } from './back-home';
 import { TextLink } from './policy-sections';
 
 /** One page of the list of the policy's versions, newest first, with the way to the pages before and after it. */
-export function VersionList({ view, backHome }: { view: VersionListView; backHome: { label: string; href: string } }) {
+export function VersionList({ view, language }: { view: VersionListView; language: string }) {
   return (
     <article className="mx-auto max-w-3xl px-4 py-12 sm:px-6 sm:py-16">
-      <BackHome {...backHome} />
+      <BackHome language={language} />
       <h1 className="mt-6 text-4xl font-extrabold tracking-tight text-ink sm:text-5xl">{view.heading}</h1>
       <p className="mt-4 text-lg text-muted">{view.intro}</p>
       <ol className="mt-10 border-y border-gray-200">
@@ -16,7 +16,7 @@ export function VersionList({ view, backHome }: { view: VersionListView; backHom
             <h2 className="text-xl font-bold text-ink">
               <TextLink label={version.dateText} href={version.href} date={version.date} />
               {version.current || version.upcoming ? (
-                <span className="ml-3 rounded-full bg-brand-50 px-2.5 py-0.5 align-middle text-sm font-semibold text-brand-700">
+                <span className="ms-3 rounded-full bg-brand-50 px-2.5 py-0.5 align-middle text-sm font-semibold text-brand-700">
                   {version.current ? view.currentLabel : view.upcomingLabel}
                 </span>
               ) : null}

@@ -1,7 +1,7 @@
 import { ImageResponse } from 'next/og';
 
 import { getLandingPage, getSettings } from '@/lib/content';
-import { SHARE_IMAGE } from '@/lib/content/metadata';
+import { SHARE_IMAGE_SIZE } from '@/lib/content/metadata';
 
 import { languageParams, pageLanguage } from '../../_components/page-language';
 
@@ -33,6 +33,6 @@ export async function GET(_request: Request, { params }: RouteContext<'/[lang]/s
       <div style={{ fontSize: 76, fontWeight: 700, marginTop: 24, lineHeight: 1.1 }}>{page.hero.headline}</div>
       <div style={{ fontSize: 34, marginTop: 32, opacity: 0.9 }}>{page.hero.text}</div>
     </div>,
-    SHARE_IMAGE.size,
+    SHARE_IMAGE_SIZE,
   );
 }

@@ -1,16 +1,13 @@
 import { getLocalPath, getSettings, getSupportPage } from '@/lib/content';
-import { pageMetadata } from '@/lib/content/metadata';
 import { ROUTES } from '@/lib/shared/public-pages';
 
 import { BackHome } from '../../_components/back-home';
 import { FaqSection } from '../../_components/faq-section';
 import { LanguageLinks } from '../../_components/language-links';
-import { pageLanguage, type LanguageParams } from '../../_components/page-language';
+import { pageHead, pageLanguage, type LanguageParams } from '../../_components/page-language';
 import { SupportCards } from '../../_components/support-cards';
 
-export async function generateMetadata(props: LanguageParams) {
-  return pageMetadata(ROUTES.support, (await pageLanguage(props)).tag);
-}
+export const generateMetadata = pageHead(ROUTES.support, getSupportPage);
 
 export default async function SupportPage(props: LanguageParams) {
   const { tag } = await pageLanguage(props);
@@ -18,7 +15,7 @@ export default async function SupportPage(props: LanguageParams) {
 
   return (
     <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6 sm:py-16">
-      <BackHome label={settings.chrome.backHome} href={settings.home.href} />
+      <BackHome language={tag} />
       <div className="paint-whole mt-6 text-center">
         <h1 className="text-4xl font-extrabold tracking-tight text-ink sm:text-5xl">{page.heading}</h1>
         <p className="mx-auto mt-4 max-w-2xl text-lg text-muted">{page.intro}</p>
@@ -48,7 +45,7 @@ export default async function SupportPage(props: LanguageParams) {
       </div>
 
       <FaqSection faq={page.faq} className="mt-20" />
-      <LanguageLinks path={ROUTES.support} current={tag} label={settings.chrome.languageNav} />
+      <LanguageLinks path={ROUTES.support} current={tag} />
     </div>
   );
 }

@@ -1,22 +1,19 @@
-import { getPolicyVersions, getSettings } from '@/lib/content';
-import { pageMetadata } from '@/lib/content/metadata';
+import { getPolicyVersions } from '@/lib/content';
 import { ROUTES } from '@/lib/shared/public-pages';
 
 import { LanguageLinks } from '../../../_components/language-links';
-import { pageLanguage, type LanguageParams } from '../../../_components/page-language';
+import { pageHead, pageLanguage, type LanguageParams } from '../../../_components/page-language';
 import { VersionList } from '../../../_components/version-list';
 
-export async function generateMetadata(props: LanguageParams) {
-  return pageMetadata(ROUTES.versions, (await pageLanguage(props)).tag);
-}
+export const generateMetadata = pageHead(ROUTES.versions, getPolicyVersions);
 
 export default async function VersionsPage(props: LanguageParams) {
   const { tag } = await pageLanguage(props);
-  const [view, settings] = await Promise.all([getPolicyVersions(tag), getSettings(tag)]);
+  const view = await getPolicyVersions(tag);
   return (
     <>
-      <VersionList view={view} backHome={{ label: settings.chrome.backHome, href: settings.home.href }} />
-      <LanguageLinks path={ROUTES.versions} current={tag} label={settings.chrome.languageNav} />
+      <VersionList view={view} language={tag} />
+      <LanguageLinks path={ROUTES.versions} current={tag} />
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { notFound, redirect } from 'next/navigation';
 
-import { getLocalPath, getPolicyVersion, getPolicyVersionDates, getSettings } from '@/lib/content';
+import { getLocalPath, getPolicyVersion, getPolicyVersionDates } from '@/lib/content';
 import { headMetadata } from '@/lib/content/metadata';
 import { ROUTES, versionPath } from '@/lib/shared/public-pages';
 
@@ -25,7 +25,7 @@ export async function generateMetadata({ params }: PageProps<'/[lang]/privacy/ve
 export default async function VersionPage({ params }: PageProps<'/[lang]/privacy/versions/[date]'>) {
   const { tag } = await pageLanguage({ params });
   const { date } = await params;
-  const [result, settings] = await Promise.all([getPolicyVersion(tag, date), getSettings(tag)]);
+  const result = await getPolicyVersion(tag, date);
   // A date is a day on which some version was in effect: the current one is /privacy.
   if (result.kind === 'current') redirect(await getLocalPath(tag, ROUTES.privacy));
   if (result.kind === 'in-effect') redirect(await getLocalPath(tag, versionPath(result.date)));
@@ -34,7 +34,7 @@ export default async function VersionPage({ params }: PageProps<'/[lang]/privacy
 
   return (
     <article className="mx-auto max-w-3xl px-4 py-12 sm:px-6 sm:py-16">
-      <BackHome label={settings.chrome.backHome} href={settings.home.href} />
+      <BackHome language={tag} />
       <aside className="mt-6 rounded-xl border border-amber-300 bg-amber-50 p-4 text-ink" role="note">
         <p>{view.notice}</p>
         <p className="mt-2">
@@ -45,7 +45,7 @@ export default async function VersionPage({ params }: PageProps<'/[lang]/privacy
       <h1 className="mt-6 text-4xl font-extrabold tracking-tight text-ink sm:text-5xl">{view.title}</h1>
       <PolicyDateLine {...view} />
       <PolicySections sections={view.sections} />
-      <LanguageLinks path={versionPath(date)} current={tag} label={settings.chrome.languageNav} />
+      <LanguageLinks path={versionPath(date)} current={tag} />
     </article>
   );
 }

@@ -1,6 +1,6 @@
 import { notFound } from 'next/navigation';
 
-import { getPolicyChanges, getPolicyVersionDates, getSettings } from '@/lib/content';
+import { getPolicyChanges, getPolicyVersionDates } from '@/lib/content';
 import { headMetadata } from '@/lib/content/metadata';
 import { changesPath } from '@/lib/shared/public-pages';
 
@@ -25,12 +25,12 @@ export async function generateMetadata({ params }: PageProps<'/[lang]/privacy/ve
 export default async function ChangesPage({ params }: PageProps<'/[lang]/privacy/versions/[date]/changes'>) {
   const { tag } = await pageLanguage({ params });
   const { date } = await params;
-  const [view, settings] = await Promise.all([getPolicyChanges(tag, date), getSettings(tag)]);
+  const view = await getPolicyChanges(tag, date);
   if (!view) notFound();
 
   return (
     <article className="mx-auto max-w-3xl px-4 py-12 sm:px-6 sm:py-16">
-      <BackHome label={settings.chrome.backHome} href={settings.home.href} />
+      <BackHome language={tag} />
       <h1 className="mt-6 text-4xl font-extrabold tracking-tight text-ink sm:text-5xl">{view.heading}</h1>
       <p className="mt-4 text-muted">{view.intro}</p>
       {view.summary ? (
@@ -43,7 +43,7 @@ export default async function ChangesPage({ params }: PageProps<'/[lang]/privacy
         <TextLink {...view.versionsLink} />
       </p>
       <PolicyChanges sections={view.sections} labels={view.labels} />
-      <LanguageLinks path={changesPath(date)} current={tag} label={settings.chrome.languageNav} />
+      <LanguageLinks path={changesPath(date)} current={tag} />
     </article>
   );
 }

@@ -1,6 +1,6 @@
 import { notFound } from 'next/navigation';
 
-import { getPolicyVersionDates, getPolicyVersionsPage, getSettings } from '@/lib/content';
+import { getPolicyVersionDates, getPolicyVersionsPage } from '@/lib/content';
 import { headMetadata } from '@/lib/content/metadata';
 import { mayNamePage, pageCount } from '@/lib/policy/policy-archive';
 
@@ -25,7 +25,7 @@ export async function generateMetadata({ params }: PageProps<'/[lang]/privacy/ve
 export default async function VersionsListPage({ params }: PageProps<'/[lang]/privacy/versions/page/[n]'>) {
   const { tag } = await pageLanguage({ params });
   const { n } = await params;
-  const [view, settings] = await Promise.all([listPage(tag, n), getSettings(tag)]);
+  const view = await listPage(tag, n);
   if (!view) notFound();
-  return <VersionList view={view} backHome={{ label: settings.chrome.backHome, href: settings.home.href }} />;
+  return <VersionList view={view} language={tag} />;
 }

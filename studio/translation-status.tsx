@@ -1,22 +1,29 @@
 import { useEffect, useState } from 'react';
-import { useClient } from 'sanity';
+import { useClient, useSchema } from 'sanity';
 import { IntentLink, useRouter } from 'sanity/router';
 import type { UserViewComponent } from 'sanity/structure';
 
 import { SANITY_API_VERSION } from '@/lib/env/public';
 import { isUpToDate, VERSION_TYPE } from '@/lib/policy/policy-record';
 import { toSiteLanguages } from '@/lib/shared/languages';
-import { translationId, translationStatus, type LanguageStatus, type TranslationState } from '@/lib/shared/translation-status';
+import {
+  translationId,
+  translationStatus,
+  type LanguageStatus,
+  type PublishedDoc,
+  type TranslationState,
+} from '@/lib/shared/translation-status';
 
 /**
  * The Translations view of each singleton: for every language in Site settings, whether this page has
  * its text, lacks it, or has one out of date; a missing one is made here, as a draft copy of the source
- * for the editor to translate. Published documents only: a draft is no text a reader gets.
+ * for the editor to translate. Published documents only: a draft is no text a reader gets. Whole ones, as a
+ * translation without some of the source's words is incomplete.
  */
 
 const QUERY = `{
   "settings": *[_id == "siteSettings"][0]{ languages[]{ tag, name, direction }, defaultLanguage, governingLanguage },
-  "docs": *[_type == $type && !(_id in path("drafts.**")) && !(_id in path("versions.**"))]{ _id, language, _updatedAt, lastUpdated },
+  "docs": *[_type == $type && !(_id in path("drafts.**")) && !(_id in path("versions.**"))],
   "version": *[_type == $versionType && !(_id in path("drafts.**")) && date == *[_id == $id][0].lastUpdated][0]{
     date, publishedAt, correctedAt, translations[]{ language, recordedAt }
   }
@@ -24,13 +31,14 @@ const QUERY = `{
 
 type Read = {
   settings: Parameters<typeof toSiteLanguages>[0];
-  docs: { _id: string; language?: string | null; _updatedAt: string; lastUpdated?: string | null }[];
+  docs: PublishedDoc[];
   version: { date: string; publishedAt: string; correctedAt?: string; translations?: { language: string; recordedAt: string }[] } | null;
 };
 
 const SAYS: Record<TranslationState, string> = {
   source: 'Source: the default language',
   translated: 'Up to date',
+  incomplete: 'Incomplete: readers get the default language in the fields it lacks',
   missing: 'Missing: readers get the default language',
   outdated: 'Out of date: the source was published again after it',
   waiting: 'Waiting: dated for a version not published yet',
@@ -83,7 +91,15 @@ export const TranslationStatus: UserViewComponent = ({ documentId, document }) =
   return <StatusTable rows={rows} type={type} create={(tag) => void create(tag).catch((error: unknown) => setProblem(String(error)))} />;
 };
 
+/** The title the Studio gives each field of `type`, by its name: how the editor knows the fields a translation lacks. */
+function useFieldTitle(type: string): (name: string) => string {
+  const schemaType = useSchema().get(type);
+  const fields = schemaType && 'fields' in schemaType ? schemaType.fields : [];
+  return (name) => fields.find((field) => field.name === name)?.type.title ?? name;
+}
+
 function StatusTable({ rows, type, create }: { rows: LanguageStatus[]; type: string; create: (tag: string) => void }) {
+  const fieldTitle = useFieldTitle(type);
   return (
     <table style={{ margin: 16, borderCollapse: 'collapse' }} aria-label="Translations of this page">
       <thead>
@@ -94,12 +110,15 @@ function StatusTable({ rows, type, create }: { rows: LanguageStatus[]; type: str
         </tr>
       </thead>
       <tbody>
-        {rows.map(({ tag, name, state, id }) => (
+        {rows.map(({ tag, name, state, id, missingFields }) => (
           <tr key={tag} data-state={state}>
             <td style={CELL}>
               {name} ({tag})
             </td>
-            <td style={CELL}>{SAYS[state]}</td>
+            <td style={CELL}>
+              {SAYS[state]}
+              {missingFields.length > 0 ? <div data-missing-fields>Lacks: {missingFields.map(fieldTitle).join(', ')}</div> : null}
+            </td>
             <td style={CELL}>
               {state === 'missing' ? (
                 <button type="button" onClick={() => create(tag)}>

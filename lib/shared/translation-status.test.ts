@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { translationId, translationLanguage, translationStatus } from './translation-status';
+import { translationId, translationLanguage, translationStatus, untranslatedFields } from './translation-status';
 
 const SITE = {
   languages: [
@@ -41,6 +41,62 @@ describe("a page's translations", () => {
       vi: 'outdated',
       ar: 'waiting',
     });
+  });
+});
+
+describe('a translation without some of the words of its source', () => {
+  const source = {
+    _id: 'landingPage',
+    _updatedAt: '2026-12-02T10:00:00Z',
+    hero: { _type: 'hero', headline: 'Connect Locally', scrollLabel: 'Scroll' },
+    faq: { heading: 'FAQ', items: [{ _key: 'a', question: 'Who?', answer: 'Neighbours.' }] },
+    stayUpdated: { heading: 'Stay Updated' },
+    seo: { title: 'Home' },
+    materialChange: true,
+  };
+
+  it('is incomplete, naming each top-level field the source has words in and it lacks or leaves empty', () => {
+    const docs = [
+      source,
+      // Its hero lacks the source's scrollLabel: what counts is a top-level field with words.
+      {
+        _id: 'landingPage-es',
+        language: 'es',
+        _updatedAt: '2026-12-03T10:00:00Z',
+        hero: { headline: 'Conecta' },
+        seo: { title: ' ' },
+        stayUpdated: { _type: 'stayUpdated' },
+      },
+      { ...source, _id: 'landingPage-vi', language: 'vi', _updatedAt: '2026-12-03T10:00:00Z' },
+    ];
+    const result = translationStatus(SITE, docs, 'landingPage');
+    expect(states(result)).toEqual({ en: 'source', es: 'incomplete', vi: 'translated', ar: 'missing' });
+    expect(Object.fromEntries(result.map(({ tag, missingFields }) => [tag, missingFields]))).toEqual({
+      en: [],
+      es: ['faq', 'stayUpdated', 'seo'],
+      vi: [],
+      ar: [],
+    });
+  });
+
+  it('stays out of date when it is, naming the fields it lacks', () => {
+    const docs = [source, { _id: 'landingPage-es', language: 'es', _updatedAt: '2026-12-01T10:00:00Z', hero: source.hero }];
+    const [, es] = translationStatus(SITE, docs, 'landingPage');
+    expect(es).toMatchObject({ state: 'outdated', missingFields: ['faq', 'stayUpdated', 'seo'] });
+  });
+
+  it('needs none of the site-wide settings, flags or numbers: only words', () => {
+    const settings = {
+      _id: 'siteSettings',
+      _updatedAt: '2026-12-02T10:00:00Z',
+      productName: 'Nearby',
+      radiusMiles: 3,
+      timeZone: 'UTC',
+      languages: [{ _key: 'en', tag: 'en' }],
+      defaultLanguage: 'en',
+    };
+    expect(untranslatedFields(settings, { _id: 'siteSettings-es', language: 'es', _updatedAt: '', productName: 'Cerca' })).toEqual([]);
+    expect(untranslatedFields(source, { ...source, _id: 'landingPage-es', language: 'es', materialChange: undefined })).toEqual([]);
   });
 });
 

@@ -1,6 +1,7 @@
 import { defineArrayMember, defineField, type StringRule } from 'sanity';
 
-import { isLanguageTag, MAX_LANGUAGES } from '@/lib/shared/languages';
+import { isLanguageTag, languageDirection, MAX_LANGUAGES, type Direction } from '@/lib/shared/languages';
+import { SITE_SEGMENTS } from '@/lib/shared/public-pages';
 
 /** The rule of a tag, in the editor's words. */
 const tagProblem = (tag: unknown): true | string =>
@@ -20,15 +21,69 @@ export const languageField = defineField({
   validation: (rule) => rule.custom((tag) => (tag === undefined ? true : tagProblem(tag))),
 });
 
-type Settings = { language?: string; languages?: { tag?: string }[] };
+// ISO 639's codes that name no language: a page in one tells browsers, screen readers and search engines nothing.
+const NO_LANGUAGE: Readonly<Record<string, string>> = {
+  und: 'an undetermined language',
+  zxx: 'no linguistic content',
+  mul: 'several languages',
+  mis: 'a language it has no code for',
+};
+
+/** The rule of a tag of the site's languages: a tag, under which the site's pages can live, of a language. */
+function siteTagProblem(tag: unknown): true | string {
+  const problem = tagProblem(tag);
+  if (problem !== true || typeof tag !== 'string') return problem;
+  if (SITE_SEGMENTS.includes(tag))
+    return `"${tag}" is the start of the site's own addresses (/${tag}/…): a language's pages cannot live there too, so no language of the site may have this tag.`;
+  // Its first subtag, as the tag is canonical: Intl.Locale reads no language at all in "und".
+  const [language = ''] = tag.split('-');
+  const meaning = NO_LANGUAGE[language];
+  return meaning === undefined
+    ? true
+    : `"${language}" names no language (ISO 639 keeps it for ${meaning}): browsers, screen readers and search engines could not tell which language the pages are in. Use the language's own tag.`;
+}
+
+const DIRECTIONS: Readonly<Record<Direction, string>> = { ltr: 'Left to right', rtl: 'Right to left' };
+
+const englishNames = new Intl.DisplayNames(['en'], { type: 'language' });
+
+/** A saved direction against the one CLDR gives the language's tag: the site lays its pages out by it. */
+function directionProblem(direction: unknown, tag: unknown): true | string {
+  if (typeof tag !== 'string' || !isLanguageTag(tag) || direction === undefined) return true;
+  const written = languageDirection(tag);
+  return direction === written
+    ? true
+    : `${englishNames.of(tag) ?? tag} (${tag}) is written ${DIRECTIONS[written].toLowerCase()}: choose "${DIRECTIONS[written]}", or its pages are laid out backwards.`;
+}
+
+type Settings = { language?: string; languages?: { tag?: string }[]; defaultLanguage?: string };
+
+const settingsOf = (context: { document?: unknown }) => context.document as Settings | undefined;
+
+const isListed = (settings: Settings | undefined, tag: unknown) => !!settings?.languages?.some((language) => language.tag === tag);
 
 const listedTag = (rule: StringRule, what: string) =>
   rule.custom((tag, context) => {
-    const settings = context.document as Settings | undefined;
+    const settings = settingsOf(context);
     if (settings?.language !== undefined) return true;
     if (typeof tag !== 'string' || tag === '') return `Choose the ${what} from the languages above.`;
-    return settings?.languages?.some((language) => language.tag === tag) ? true : `"${tag}" is not one of the languages above.`;
+    return isListed(settings, tag) ? true : `"${tag}" is not one of the languages above.`;
   });
+
+/**
+ * The governing language as the site uses it: the default language's policy is the governing text (the
+ * policy's pages and their dates, the line a translation shows, the notice emails), so no other may be named.
+ */
+function governingProblem(governing: unknown, settings: Settings | undefined): true | string {
+  const defaultTag = settings?.defaultLanguage;
+  // A translation names neither; one not listed is listedTag's to say.
+  if (settings?.language !== undefined || governing === defaultTag || !isListed(settings, governing) || !isListed(settings, defaultTag))
+    return true;
+  return `The governing language must be the default language ("${defaultTag}"): the site treats the default language's privacy policy as the governing text, on the policy's pages and in their dates, in the line each translation shows saying which text governs, and in the notice emails. Choose "${defaultTag}", or make "${String(governing)}" the default language.`;
+}
+
+/** The type of a language of Site settings: the Studio fills in its name and direction as its tag is typed. */
+export const SITE_LANGUAGE_TYPE = 'siteLanguage';
 
 /** Site settings' languages: which the site has, the default one (no prefix in its paths), the governing one. */
 export const siteLanguageFields = [
@@ -39,13 +94,13 @@ export const siteLanguageFields = [
     of: [
       defineArrayMember({
         type: 'object',
-        name: 'siteLanguage',
+        name: SITE_LANGUAGE_TYPE,
         fields: [
           defineField({
             name: 'tag',
             type: 'string',
             description: 'BCP 47: "es", "vi", "ar", "es-MX".',
-            validation: (rule) => rule.required().custom(tagProblem),
+            validation: (rule) => rule.required().custom(siteTagProblem),
           }),
           defineField({
             name: 'name',
@@ -56,15 +111,14 @@ export const siteLanguageFields = [
           defineField({
             name: 'direction',
             type: 'string',
+            description: 'Follows the tag: set when the tag is typed, as Unicode (CLDR) writes the language.',
             options: {
-              list: [
-                { title: 'Left to right', value: 'ltr' },
-                { title: 'Right to left', value: 'rtl' },
-              ],
+              list: Object.entries(DIRECTIONS).map(([value, title]) => ({ title, value })),
               layout: 'radio',
             },
             initialValue: 'ltr',
-            validation: (rule) => rule.required(),
+            validation: (rule) =>
+              rule.required().custom((direction, context) => directionProblem(direction, (context.parent as { tag?: unknown })?.tag)),
           }),
         ],
         preview: { select: { title: 'name', subtitle: 'tag' } },
@@ -72,7 +126,7 @@ export const siteLanguageFields = [
     ],
     validation: (rule) =>
       rule.max(MAX_LANGUAGES).custom((languages: { tag?: string }[] | undefined, context) => {
-        if ((context.document as Settings | undefined)?.language !== undefined) return true;
+        if (settingsOf(context)?.language !== undefined) return true;
         const tags = (languages ?? []).map((language) => language.tag);
         return new Set(tags).size === tags.length ? true : 'Each language once.';
       }),
@@ -86,7 +140,9 @@ export const siteLanguageFields = [
   defineField({
     name: 'governingLanguage',
     type: 'string',
-    description: 'The language whose text of the privacy policy governs. A translation says so in its own words.',
-    validation: (rule) => listedTag(rule, 'governing language'),
+    description:
+      "The language whose text of the privacy policy governs: the default language's, which the site shows as the governing text. A translation says so in its own words.",
+    validation: (rule) =>
+      listedTag(rule, 'governing language').custom((governing, context) => governingProblem(governing, settingsOf(context))),
   }),
 ];

@@ -85,15 +85,66 @@ describe('the seed dataset', () => {
 });
 
 describe('languages', () => {
-  const language = (tag: string) => ({ _key: tag.toLowerCase(), _type: 'siteLanguage', tag, name: tag, direction: 'ltr' });
+  const language = (tag: string, direction = 'ltr') => ({ _key: tag.toLowerCase(), _type: 'siteLanguage', tag, name: tag, direction });
+  const withLanguages = (...languages: ReturnType<typeof language>[]) => ({ ...settingsWithStores(), languages });
+  /** The errors of the seed's settings with English and `added`, at `added`'s `field`. */
+  const errorsAt = async (added: ReturnType<typeof language>, field: string) =>
+    errorsOf(await validate(withLanguages(language('en'), added)))
+      .filter(([path]) => path === `languages[_key=="${added._key}"].${field}`)
+      .map(([, message]) => message);
 
   it.each(['ES', 'es_MX', 'es-mx', 'english', 'x-klingon', 'es-ZZZ', ''])('refuses "%s" as a language of the site', async (tag) => {
     const settings = { ...settingsWithStores(), languages: [language('en'), language(tag)] };
     expect(errorsOf(await validate(settings)).map(([path]) => path)).toContain(`languages[_key=="${tag.toLowerCase()}"].tag`);
   });
 
+  it("refuses a tag that is the start of the site's own addresses, though it is a tag", async () => {
+    expect(await errorsAt(language('api'), 'tag')).toEqual([
+      `"api" is the start of the site's own addresses (/api/…): a language's pages cannot live there too, so no language of the site may have this tag.`,
+    ]);
+  });
+
+  it.each([
+    ['und', 'an undetermined language'],
+    ['zxx', 'no linguistic content'],
+    ['mul', 'several languages'],
+    ['mis', 'a language it has no code for'],
+  ])('refuses "%s", which names no language, with or without a script or region', async (code, meaning) => {
+    const message = `"${code}" names no language (ISO 639 keeps it for ${meaning}): browsers, screen readers and search engines could not tell which language the pages are in. Use the language's own tag.`;
+    expect(await errorsAt(language(code), 'tag')).toEqual([message]);
+    expect(await errorsAt(language(`${code}-Arab`, 'rtl'), 'tag')).toEqual([message]);
+  });
+
+  it('refuses a direction the tag contradicts, and takes the one it gives', async () => {
+    expect(await errorsAt(language('ar'), 'direction')).toEqual([
+      'Arabic (ar) is written right to left: choose "Right to left", or its pages are laid out backwards.',
+    ]);
+    expect(await errorsAt(language('es', 'rtl'), 'direction')).toEqual([
+      'Spanish (es) is written left to right: choose "Left to right", or its pages are laid out backwards.',
+    ]);
+    const agreeing = withLanguages(
+      language('en'),
+      language('ar', 'rtl'),
+      language('he', 'rtl'),
+      language('es'),
+      language('az-Arab', 'rtl'),
+    );
+    expect(await validate(agreeing)).toEqual([]);
+  });
+
+  it('refuses a governing language other than the default, saying why', async () => {
+    const settings = { ...withLanguages(language('en'), language('es')), defaultLanguage: 'en', governingLanguage: 'es' };
+    expect(errorsOf(await validate(settings))).toEqual([
+      [
+        'governingLanguage',
+        `The governing language must be the default language ("en"): the site treats the default language's privacy policy as the governing text, on the policy's pages and in their dates, in the line each translation shows saying which text governs, and in the notice emails. Choose "en", or make "es" the default language.`,
+      ],
+    ]);
+    expect(await validate({ ...settings, defaultLanguage: 'es' })).toEqual([]);
+  });
+
   it('takes tags as BCP 47 writes them, each once, and a default and governing language among them', async () => {
-    const settings = { ...settingsWithStores(), languages: ['en', 'es-MX', 'zh-Hant', 'ar', 'vi'].map(language) };
+    const settings = withLanguages(...['en', 'es-MX', 'zh-Hant', 'vi'].map((tag) => language(tag)), language('ar', 'rtl'));
     expect(await validate(settings)).toEqual([]);
     const twice = { ...settings, languages: [language('en'), language('en'), language('es')], defaultLanguage: 'fr' };
     expect(

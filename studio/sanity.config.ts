@@ -8,6 +8,7 @@ import { sanityConfig } from '@/lib/env/public';
 import { schemaTypes, singletonTypes } from '@/schemas';
 
 import { KeepOperationsLayout } from './keep-operations';
+import { StudioInput } from './language-input';
 import { presentation } from './presentation';
 import { structure } from './structure';
 
@@ -53,6 +54,7 @@ export default defineConfig({
   ...(project ? (project.apiHost ? { apiHost: project.apiHost } : {}) : localLake()),
   plugins: [structureTool({ structure }), presentation],
   studio: { components: { layout: KeepOperationsLayout } },
+  form: { components: { input: StudioInput } },
   schema: {
     types: schemaTypes,
     templates: (templates) => templates.filter(({ schemaType }) => !notCreated.includes(schemaType)),

@@ -1,12 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 
 import {
   DEFAULT_SEGMENT,
   isLanguageTag,
+  languageDirection,
   languageOfSegment,
   localePath,
   localizeHref,
   MAX_LANGUAGES,
+  ownName,
+  tagProposal,
   toSiteLanguages,
   withLocalHrefs,
 } from './languages';
@@ -26,6 +29,72 @@ describe('language tags', () => {
   it.each(['ES', 'es_MX', 'es-mx', 'english', 'x-klingon', '', 'es/..', 'e', 'es-MX-x-private', '..'])('refuses %j', (tag) =>
     expect(isLanguageTag(tag)).toBe(false),
   );
+});
+
+describe('the direction of a tag', () => {
+  const RTL = ['ar', 'he', 'fa', 'ur', 'ps', 'sd', 'ug', 'yi', 'dv', 'ckb', 'syr', 'az-Arab', 'pa-Arab', 'ar-EG', 'nqo', 'ff-Adlm'];
+  const LTR = ['en', 'es', 'es-MX', 'vi', 'zh-Hant', 'ja', 'az', 'az-Latn', 'he-Latn', 'pa', 'mn-Mong'];
+
+  it.each(RTL)('%s is written right to left', (tag) => expect(languageDirection(tag)).toBe('rtl'));
+  it.each(LTR)('%s is written left to right', (tag) => expect(languageDirection(tag)).toBe('ltr'));
+
+  describe("where Intl has no text info (Firefox's getter, or neither)", () => {
+    const prototype = Intl.Locale.prototype as object;
+    const own = (name: string) => [name, Object.getOwnPropertyDescriptor(prototype, name)] as const;
+    const saved = [own('getTextInfo'), own('textInfo')];
+    afterEach(() => {
+      for (const [name, descriptor] of saved) if (descriptor) Object.defineProperty(prototype, name, descriptor);
+    });
+    const without = (...names: string[]) => {
+      for (const name of names) Reflect.deleteProperty(prototype, name);
+    };
+
+    it('reads the textInfo getter', () => {
+      without('getTextInfo');
+      expect(languageDirection('ar')).toBe('rtl');
+      expect(languageDirection('es')).toBe('ltr');
+    });
+
+    it("falls back to CLDR's right-to-left scripts and languages", () => {
+      without('getTextInfo', 'textInfo');
+      expect(new Intl.Locale('ar')).not.toHaveProperty('textInfo');
+      for (const tag of ['ar', 'he', 'ckb', 'az-Arab', 'ff-Adlm']) expect(languageDirection(tag), tag).toBe('rtl');
+      for (const tag of ['en', 'es', 'az', 'he-Latn', 'zh-Hant']) expect(languageDirection(tag), tag).toBe('ltr');
+    });
+  });
+});
+
+describe("a language's own name", () => {
+  it.each([
+    ['ar', 'العربية'],
+    ['es', 'Español'],
+    ['vi', 'Tiếng Việt'],
+    ['he', 'עברית'],
+  ])('%s is %s', (tag, name) => expect(ownName(tag)).toBe(name));
+
+  it('is none where Intl knows no name', () => expect(ownName('api')).toBeUndefined());
+});
+
+describe('what the Studio fills in as a tag is typed', () => {
+  it('an empty name, and the direction', () => {
+    expect(tagProposal({ tag: 'ar', direction: 'ltr' }, undefined)).toEqual({ name: 'العربية', direction: 'rtl' });
+    expect(tagProposal({ tag: 'es', name: ' ' }, 'en')).toEqual({ name: 'Español', direction: 'ltr' });
+  });
+
+  it("the name proposed for the tag before, never the editor's own", () => {
+    expect(tagProposal({ tag: 'es-MX', name: 'Español', direction: 'ltr' }, 'es')).toEqual({ name: 'Español de México' });
+    expect(tagProposal({ tag: 'ar', name: 'Español', direction: 'ltr' }, 'es')).toEqual({ name: 'العربية', direction: 'rtl' });
+    expect(tagProposal({ tag: 'ar', name: 'Arabic', direction: 'ltr' }, 'es')).toEqual({ direction: 'rtl' });
+  });
+
+  it('no name where the old proposal would be wrong and Intl knows no other', () => {
+    expect(tagProposal({ tag: 'api', name: 'Español', direction: 'ltr' }, 'es')).toEqual({ name: null });
+  });
+
+  it('nothing that already agrees, and nothing for what is not a tag yet', () => {
+    expect(tagProposal({ tag: 'he', name: 'עברית', direction: 'rtl' }, 'he')).toEqual({});
+    expect(tagProposal({ tag: 'es-', name: '', direction: 'ltr' }, 'es')).toEqual({});
+  });
 });
 
 describe('paths in a language', () => {

@@ -30,6 +30,50 @@ export function isLanguageTag(value: string): boolean {
   }
 }
 
+// Where a browser's Intl has neither getTextInfo() nor textInfo: the scripts CLDR writes right to left,
+// and the languages it writes so when the tag names no script.
+const RTL_SCRIPTS: ReadonlySet<string> = new Set(['Arab', 'Hebr', 'Thaa', 'Syrc', 'Nkoo', 'Adlm', 'Rohg']);
+const RTL_LANGUAGES: ReadonlySet<string> = new Set(['ar', 'he', 'fa', 'ur', 'ps', 'sd', 'ug', 'yi', 'dv', 'ckb', 'syr']);
+
+// Node and Chromium have getTextInfo(), Firefox the textInfo getter; TypeScript's lib has neither yet.
+type TextInfo = { direction?: string };
+type LocaleWithTextInfo = Intl.Locale & { getTextInfo?: () => TextInfo; textInfo?: TextInfo };
+
+/** The direction language `tag` (a tag isLanguageTag takes) is written in, as CLDR says: "ar" and "az-Arab" right to left. */
+export function languageDirection(tag: string): Direction {
+  const locale: LocaleWithTextInfo = new Intl.Locale(tag);
+  const direction = (locale.getTextInfo?.() ?? locale.textInfo)?.direction;
+  if (direction === 'ltr' || direction === 'rtl') return direction;
+  const rtl = locale.script ? RTL_SCRIPTS.has(locale.script) : RTL_LANGUAGES.has(locale.language);
+  return rtl ? 'rtl' : 'ltr';
+}
+
+/** The language's name in itself, as Intl knows it, capitalised as a menu item starts: "Español", "العربية"; none unknown. */
+export function ownName(tag: string): string | undefined {
+  const [first = '', ...rest] = new Intl.DisplayNames([tag], { type: 'language', fallback: 'none' }).of(tag) ?? '';
+  return first ? first.toLocaleUpperCase(tag) + rest.join('') : undefined;
+}
+
+/**
+ * What the Studio changes in a language of the settings as its tag is typed over `previous` (the last
+ * tag typed in full): the name, unless the editor wrote their own (null: the old proposal would be wrong
+ * and Intl knows no other), and the direction, which follows the tag.
+ */
+export function tagProposal(
+  { tag, name, direction }: { tag?: string; name?: string; direction?: string },
+  previous: string | undefined,
+): { name?: string | null; direction?: Direction } {
+  if (!tag || !isLanguageTag(tag)) return {};
+  const proposed = ownName(tag) ?? null;
+  const current = name?.trim() || null;
+  const editorsOwn = current !== null && !(previous && isLanguageTag(previous) && current === ownName(previous));
+  const written = languageDirection(tag);
+  return {
+    ...(editorsOwn || current === proposed ? {} : { name: proposed }),
+    ...(direction === written ? {} : { direction: written }),
+  };
+}
+
 /** A path of the site (as ROUTES names it) in language `tag`. */
 export function localePath(path: string, tag: string, { defaultLanguage }: Pick<SiteLanguages, 'defaultLanguage'>): string {
   if (tag === defaultLanguage) return path;

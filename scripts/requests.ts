@@ -65,6 +65,9 @@ function printNotices(rows: NoticeRow[], where: string) {
   );
 }
 
+// '' is the default language, whichever Site settings name.
+const languageOf = (language: unknown) => language || 'default';
+
 async function printEmbedded(db: PGlite) {
   const requests = await db.query<Record<string, unknown>>(
     `select created_at, type, language, status, email, subject, message from public.support_requests order by created_at desc limit ${LIMIT}`,
@@ -76,7 +79,7 @@ async function printEmbedded(db: PGlite) {
       requests.rows.map((row) => ({
         created: time(row.created_at),
         type: row.type,
-        language: row.language,
+        language: languageOf(row.language),
         status: row.status,
         email: row.email,
         subject: clip(row.subject, 40),
@@ -96,8 +99,7 @@ async function printEmbedded(db: PGlite) {
       subscribers.rows.map((row) => ({
         created: time(row.created_at),
         email: row.email,
-        // '' is the default language, whichever Site settings name.
-        language: row.language || 'default',
+        language: languageOf(row.language),
         status: row.status,
         confirmed: time(row.confirmed_at),
       })),

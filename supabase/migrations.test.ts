@@ -34,14 +34,20 @@ describe('support_requests as anon', () => {
     expect(row).toMatchObject({ ...request, status: 'new' });
     expect(row.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(row.created_at).toBeInstanceOf(Date);
-    // Sent before requests recorded their page's language: English, the site's one language then.
-    expect(row.language).toBe('en');
+    // Without a language: '' (the default language), as for a subscriber.
+    expect(row.language).toBe('');
   });
 
-  it('records the language of the page it was sent from', async () => {
+  it("records the language of the page it was sent from, or '' for the default language", async () => {
     await insertAsAnon(db, 'support_requests', { ...request, subject: 'En español', language: 'es-MX' });
-    const { rows } = await db.query<{ language: string }>("select language from public.support_requests where subject = 'En español'");
-    expect(rows).toEqual([{ language: 'es-MX' }]);
+    await insertAsAnon(db, 'support_requests', { ...request, subject: 'Default', language: '' });
+    const { rows } = await db.query<{ subject: string; language: string }>(
+      "select subject, language from public.support_requests where subject in ('En español', 'Default') order by subject",
+    );
+    expect(rows).toEqual([
+      { subject: 'Default', language: '' },
+      { subject: 'En español', language: 'es-MX' },
+    ]);
   });
 
   it.each([
@@ -230,6 +236,7 @@ describe('migrate', () => {
       '20261206000100_unsubscribe_token_hashes.sql',
       '20261206000200_support_request_language.sql',
       '20261206000300_subscriber_language.sql',
+      '20261207000000_support_request_default_language.sql',
     ]);
   });
 });

@@ -1,15 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
-import { isBot, LANGUAGE_FIELD, LIMITS, validateSubscriber, validateSupportRequest } from './validation';
+import { serveLanguages } from '@/lib/shared/language-gate';
 
-/** A page's language as a form may send it, and what validation keeps of it: a tag, and nothing else. */
-const LANGUAGE_CASES = [
-  ['es', 'es'],
-  ['zh-Hant', 'zh-Hant'],
-  ['ES', null],
-  ['es; drop table', null],
-  ['', null],
-] as const;
+import { formLanguage, isBot, LANGUAGE_FIELD, LIMITS, validateSubscriber, validateSupportRequest } from './validation';
 
 const valid = { email: 'student@example.edu', subject: 'App crashes', message: 'It crashes when I open the feed.', type: 'issue' };
 
@@ -17,19 +10,18 @@ describe('validateSupportRequest', () => {
   it('accepts a complete request and trims every field', () => {
     expect(validateSupportRequest({ ...valid, email: '  student@example.edu ', subject: ' App crashes\n' })).toEqual({
       ok: true,
-      value: { ...valid, language: null },
+      value: valid,
     });
   });
 
-  it("keeps the page's language when it is a tag, and nothing else", () => {
-    for (const [language, kept] of LANGUAGE_CASES)
-      expect(validateSupportRequest({ ...valid, language }), language).toEqual({ ok: true, value: { ...valid, language: kept } });
+  it("leaves the page's language to formLanguage: it is never a reason to refuse", () => {
+    expect(validateSupportRequest({ ...valid, language: 'es; drop table' })).toEqual({ ok: true, value: valid });
   });
 
   it('reads FormData the same way as plain objects', () => {
     const form = new FormData();
     for (const [key, value] of Object.entries(valid)) form.set(key, value);
-    expect(validateSupportRequest(form)).toEqual({ ok: true, value: { ...valid, language: null } });
+    expect(validateSupportRequest(form)).toEqual({ ok: true, value: valid });
   });
 
   it.each(['email', 'subject', 'message', 'type'] as const)('asks to fill in all fields when %s is empty or blank', (field) => {
@@ -104,13 +96,13 @@ describe('validateSupportRequest', () => {
     const message = `Mes${character}sage`;
     expect(validateSupportRequest({ ...valid, subject, message })).toEqual({
       ok: true,
-      value: { ...valid, subject, message, language: null },
+      value: { ...valid, subject, message },
     });
   });
 
   it('accepts international addresses: letters of any script are not invisible', () => {
     for (const email of ['josé@exämple.com', 'пользователь@пример.рф', '用户@例子.广告', "o'neil+tag@example.com"]) {
-      expect(validateSubscriber({ email })).toEqual({ ok: true, value: { email, language: null } });
+      expect(validateSubscriber({ email })).toEqual({ ok: true, value: { email } });
     }
   });
 
@@ -124,18 +116,39 @@ describe('validateSupportRequest', () => {
 
 describe('validateSubscriber', () => {
   it('accepts an address and refuses an empty or malformed one', () => {
-    expect(validateSubscriber({ email: ' A@Example.com ' })).toEqual({ ok: true, value: { email: 'A@Example.com', language: null } });
+    expect(validateSubscriber({ email: ' A@Example.com ' })).toEqual({ ok: true, value: { email: 'A@Example.com' } });
     expect(validateSubscriber({ email: '' })).toEqual({ ok: false, message: { code: 'invalidEmail' } });
     expect(validateSubscriber({ email: 'nope' })).toEqual({ ok: false, message: { code: 'invalidEmail' } });
   });
+});
 
-  it("keeps the page's language as the support form does: a tag, and nothing else", () => {
-    for (const [language, kept] of LANGUAGE_CASES) {
-      const form = new FormData();
-      form.set('email', 'a@example.com');
-      form.set(LANGUAGE_FIELD, language);
-      expect(validateSubscriber(form), language).toEqual({ ok: true, value: { email: 'a@example.com', language: kept } });
-    }
+describe('formLanguage', () => {
+  // The settings as this process read them (each test file has its own): English by default, Spanish and Chinese too.
+  beforeAll(() =>
+    serveLanguages({
+      languages: ['en', 'es', 'zh-Hant'].map((tag) => ({ tag, name: tag, direction: 'ltr' as const })),
+      defaultLanguage: 'en',
+      governingLanguage: 'en',
+    }),
+  );
+
+  it.each(['es', 'zh-Hant'])('keeps %s, a language the site serves other than the default', (tag) => {
+    expect(formLanguage({ [LANGUAGE_FIELD]: tag })).toBe(tag);
+  });
+
+  it.each([
+    ['none', undefined],
+    ['an empty one', ''],
+    ["the default language's own tag", 'en'],
+    ['a tag the site does not serve', 'fr'],
+    ['a made-up tag', 'zz'],
+    ['undetermined', 'und'],
+    ['a tag in other letters', 'ES'],
+    ['anything but a tag', 'es; drop table'],
+  ])("stores %s as the default language's ''", (_, language) => {
+    const form = new FormData();
+    if (language !== undefined) form.set(LANGUAGE_FIELD, language);
+    expect(formLanguage(form)).toBe('');
   });
 });
 

@@ -5,14 +5,13 @@
  */
 
 import type { FieldName, FormMessage } from './messages';
-import { isLanguageTag } from '@/lib/shared/languages';
+import { servedLanguage } from '@/lib/shared/language-gate';
 
 import { isRequestType, type RequestType } from './request-types';
 
 export const LIMITS = { email: 254, subject: 200, message: 5000 } as const satisfies Record<FieldName, number>;
 
-/** `language`: the tag of the page the request came from, when the form said one. */
-export type SupportRequest = { email: string; subject: string; message: string; type: RequestType; language: string | null };
+export type SupportRequest = { email: string; subject: string; message: string; type: RequestType };
 export type Validated<T> = { ok: true; value: T } | { ok: false; message: FormMessage };
 
 // One address, no spaces or line breaks (which would also allow header injection), a dot in the domain.
@@ -64,17 +63,16 @@ export function validateSupportRequest(source: FieldSource): Validated<SupportRe
   if (hasNul(email, subject, message)) return { ok: false, message: { code: 'unsupported' } };
   const problem = checkEmail(email) ?? tooLong('subject', subject) ?? tooLong('message', message);
   if (problem) return { ok: false, message: problem };
-  return { ok: true, value: { email, subject, message, type, language: formLanguage(source) } };
+  return { ok: true, value: { email, subject, message, type } };
 }
 
-/** `language` as for a support request: the sign-up's emails are written in it. */
-export type Subscriber = { email: string; language: string | null };
+export type Subscriber = { email: string };
 
 export function validateSubscriber(source: FieldSource): Validated<Subscriber> {
   const email = field(source, 'email');
   if (!email) return { ok: false, message: { code: 'invalidEmail' } };
   const problem = checkEmail(email);
-  return problem ? { ok: false, message: problem } : { ok: true, value: { email, language: formLanguage(source) } };
+  return problem ? { ok: false, message: problem } : { ok: true, value: { email } };
 }
 
 /** An email link's token as the database makes them (32 random bytes, base64url): anything else is refused unasked. */
@@ -83,14 +81,17 @@ export const isToken = (value: string): boolean => /^[A-Za-z0-9_-]{43}$/.test(va
 /** Bots fill every input; people never see this one. */
 export const HONEYPOT_FIELD = 'website';
 
-/** The hidden field with the page's language (a BCP 47 tag); anything else is not recorded. */
+/** The hidden field with the page's language (a BCP 47 tag): formLanguage says what is kept of it. */
 export const LANGUAGE_FIELD = 'language';
 
-/** The page's language a form says, or null when it says none or anything but a tag: never a reason to refuse the form. */
-export function formLanguage(source: FieldSource): string | null {
-  const language = field(source, LANGUAGE_FIELD);
-  return isLanguageTag(language) ? language : null;
-}
+/**
+ * The language a form's request or sign-up is stored in, and its answer written in: the page's tag while
+ * the site serves that language, else '' for the default language, the same for none, anything but a
+ * tag, the default's own tag and a tag the site does not serve. Never a reason to refuse the form. On the
+ * server, as it last read the settings (servedLanguage); the browser has nothing to check it against.
+ */
+export const formLanguage = (source: FieldSource): string => servedLanguage(field(source, LANGUAGE_FIELD));
+
 export const isBot = (source: FieldSource): boolean => field(source, HONEYPOT_FIELD) !== '';
 
 /** The browser's key for one opened form (request-dialog.tsx); the database stores a repeat of it once. */

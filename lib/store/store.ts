@@ -14,17 +14,17 @@ type SupportRequestInput = {
   subject: string;
   message: string;
   type: RequestType;
-  /** The tag of the page it came from; the column keeps its default ("en") without one. */
-  language?: string | null;
+  /** The tag of the page it came from, or '' (the column's default) for the default language. */
+  language?: string;
   submissionKey?: string | null;
   clientKey?: string | null;
 };
 
 /**
- * `language`: the tag of the page signed up on, which a known address takes too; without one the column
+ * `language`: the tag of the page signed up on, which a known address takes too; with '' the column
  * keeps '' (the default language) or, for a known address, the language it had.
  */
-type SubscriberInput = { email: string; language?: string | null; clientKey?: string | null };
+type SubscriberInput = { email: string; language?: string; clientKey?: string | null };
 
 const UNIQUE_VIOLATION = '23505';
 

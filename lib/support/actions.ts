@@ -12,7 +12,7 @@ import { requestFields, subscribeFields, type FormState, type RequestFields, typ
 import { FAILED } from '@/lib/forms/messages';
 import { createCeiling, createRateLimiter } from './rate-limit';
 import { saveSubscriber, saveSupportRequest } from '@/lib/store/store';
-import { isBot, submissionKey, validateSubscriber, validateSupportRequest } from '@/lib/forms/validation';
+import { formLanguage, isBot, submissionKey, validateSubscriber, validateSupportRequest } from '@/lib/forms/validation';
 
 type Limits = { perAddress: ReturnType<typeof createRateLimiter>; site: ReturnType<typeof createCeiling> };
 
@@ -77,7 +77,9 @@ export async function submitSupportRequest(_previous: FormState<RequestFields>, 
   if (isBot(formData)) return { status: 'success' };
   const request = validateSupportRequest(formData);
   if (!request.ok) return { status: 'error', message: request.message, fields };
-  return store(fields, (clientKey) => saveSupportRequest({ ...request.value, submissionKey: submissionKey(formData), clientKey }));
+  return store(fields, (clientKey) =>
+    saveSupportRequest({ ...request.value, language: formLanguage(formData), submissionKey: submissionKey(formData), clientKey }),
+  );
 }
 
 export async function subscribe(_previous: FormState<SubscribeFields>, formData: FormData): Promise<FormState<SubscribeFields>> {
@@ -86,7 +88,7 @@ export async function subscribe(_previous: FormState<SubscribeFields>, formData:
   if (isBot(formData)) return { status: 'success' };
   const subscriber = validateSubscriber(formData);
   if (!subscriber.ok) return { status: 'error', message: subscriber.message, fields };
-  const state = await store(fields, (clientKey) => saveSubscriber({ ...subscriber.value, clientKey }));
+  const state = await store(fields, (clientKey) => saveSubscriber({ ...subscriber.value, language: formLanguage(formData), clientKey }));
   // Whether a confirmation was queued, only the database knows: the sender looks either way, after the answer.
   if (state.status === 'success') nudgeMailSender();
   return state;

@@ -28,8 +28,7 @@ async function follow(formData: unknown, call: (token: string) => Promise<LinkRe
     result = 'failed';
   }
   // In the language of the page the button was on; the default language's for a tag the site does not serve.
-  const language = formData instanceof FormData ? formLanguage(formData) : null;
-  redirect(servedPath(language ?? '', linkResultPath(result)));
+  redirect(servedPath(formData instanceof FormData ? formLanguage(formData) : '', linkResultPath(result)));
 }
 
 export async function confirmFromLink(formData: FormData): Promise<never> {

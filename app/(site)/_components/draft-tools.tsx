@@ -18,7 +18,7 @@ export async function DraftTools() {
   const perspective = await resolvePerspectiveFromCookies({ cookies: jar });
   return (
     <>
-      <div role="status" className="fixed bottom-4 left-4 z-50 rounded-full bg-ink px-4 py-2 text-sm text-white shadow-lg">
+      <div role="status" className="fixed bottom-4 inset-s-4 z-50 rounded-full bg-ink px-4 py-2 text-sm text-white shadow-lg">
         Draft preview · {/* A route handler, not a page: the rule takes every path for one since the pages are under [lang]. */}
         {/* eslint-disable-next-line @next/next/no-html-link-for-pages */}
         <a href="/api/draft-mode/disable" className="font-semibold underline">

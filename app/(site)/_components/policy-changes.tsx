@@ -35,7 +35,7 @@ const Paragraphs = ({ paragraphs }: { paragraphs: string[] }) =>
 
 function Badge({ children, tone }: { children: string; tone: 'added' | 'removed' | 'unchanged' }) {
   const colours = { added: 'bg-green-100 text-green-900', removed: 'bg-red-100 text-red-900', unchanged: 'bg-gray-100 text-gray-800' };
-  return <span className={`ml-3 rounded-full px-2.5 py-0.5 align-middle text-sm font-semibold ${colours[tone]}`}>{children}</span>;
+  return <span className={`ms-3 rounded-full px-2.5 py-0.5 align-middle text-sm font-semibold ${colours[tone]}`}>{children}</span>;
 }
 
 function Section({ section, labels }: { section: SectionChange; labels: Labels }) {

@@ -9,8 +9,8 @@ const components: PortableTextComponents = {
     h3: ({ children }) => <h3 className="mt-6 text-lg font-semibold text-ink">{children}</h3>,
   },
   list: {
-    bullet: ({ children }) => <ul className="mt-4 list-disc pl-6 text-muted">{children}</ul>,
-    number: ({ children }) => <ol className="mt-4 list-decimal pl-6 text-muted">{children}</ol>,
+    bullet: ({ children }) => <ul className="mt-4 list-disc ps-6 text-muted">{children}</ul>,
+    number: ({ children }) => <ol className="mt-4 list-decimal ps-6 text-muted">{children}</ol>,
   },
   listItem: ({ children }) => <li className="leading-7 not-first:mt-2">{children}</li>,
   marks: {

@@ -22,7 +22,6 @@ import {
   SUPPORT_PAGE_QUERY,
   TIME_ZONE_QUERY,
 } from './queries';
-import { pathPrefix } from '@/lib/shared/languages';
 
 import { getSiteLanguages, inLanguage } from './languages';
 import { dayIn, timeZoneOf } from '@/lib/shared/site-time';
@@ -171,7 +170,7 @@ export const getPolicyFeed = cache(async (language: string) => {
   ]);
   return toPolicyFeed(schedule, toVersionsCopy(page), {
     site: siteUrl(),
-    prefix: pathPrefix(language, await getSiteLanguages()),
+    language: { tag: language, defaultLanguage: (await getSiteLanguages()).defaultLanguage },
     author: settings.productName ?? '',
     announced: new Set(announced),
   });

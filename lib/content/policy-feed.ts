@@ -1,4 +1,4 @@
-import { localizeHref } from '@/lib/shared/languages';
+import { localizeHref, pathPrefix } from '@/lib/shared/languages';
 import { changesPath, ROUTES, versionPath } from '@/lib/shared/public-pages';
 
 import type { Schedule } from './version-views';
@@ -56,19 +56,23 @@ function entriesOf(schedule: Schedule, copy: VersionsCopy, announced: ReadonlySe
 }
 
 /**
- * The feed's XML, its links absolute on `site` (NEXT_PUBLIC_SITE_URL), its ids stable across renders;
- * `author`, the product's name; `announced`, the days of the versions whose announcement is recorded.
+ * `site`, the site's address (NEXT_PUBLIC_SITE_URL); `language`, the tag of the feed's pages and the site's
+ * default; `author`, the product's name; `announced`, the days of the versions whose announcement is recorded.
  */
-export function toPolicyFeed(
-  schedule: Schedule,
-  copy: VersionsCopy,
-  { site, author, announced, prefix = '' }: { site: string; author: string; announced: ReadonlySet<string>; prefix?: string },
-): string {
-  const url = (path: string) => new URL(localizeHref(path, prefix), site).href;
+type FeedOptions = { site: string; language: { tag: string; defaultLanguage: string }; author: string; announced: ReadonlySet<string> };
+
+/**
+ * The feed's XML, its links absolute and to its language's pages, its ids stable across renders. It says
+ * the language of its words (xml:lang), so that a reader or a screen reader picks the right one; the
+ * summaries are the record's own text, in the default language, and say so where that is another.
+ */
+export function toPolicyFeed(schedule: Schedule, copy: VersionsCopy, { site, language, author, announced }: FeedOptions): string {
+  const url = (path: string) => new URL(localizeHref(path, pathPrefix(language.tag, language)), site).href;
   const entries = entriesOf(schedule, copy, announced)
     .sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0))
     .slice(0, FEED_ENTRIES);
   const updated = entries[0]?.at ?? new Date(0).toISOString();
+  const summaryLang = language.defaultLanguage === copy.locale ? '' : ` xml:lang="${escape(language.defaultLanguage)}"`;
   const xml = (entry: Entry) =>
     [
       '<entry>',
@@ -76,12 +80,12 @@ export function toPolicyFeed(
       `<title>${escape(clean(entry.title))}</title>`,
       `<updated>${entry.at}</updated>`,
       `<link rel="alternate" type="text/html" href="${escape(url(entry.href))}"/>`,
-      entry.summary ? `<summary>${escape(entry.summary)}</summary>` : '',
+      entry.summary ? `<summary${summaryLang}>${escape(entry.summary)}</summary>` : '',
       '</entry>',
     ].join('');
   return [
     '<?xml version="1.0" encoding="utf-8"?>',
-    '<feed xmlns="http://www.w3.org/2005/Atom">',
+    `<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="${escape(copy.locale)}">`,
     `<id>${escape(url(ROUTES.feed))}</id>`,
     `<title>${escape(clean(copy.feedTitle))}</title>`,
     `<updated>${updated}</updated>`,

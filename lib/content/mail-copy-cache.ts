@@ -1,5 +1,6 @@
 import type { SubscriptionCopy } from '@/lib/forms/subscription-copy';
 import { mayServeLanguage } from '@/lib/shared/language-gate';
+import type { Language } from '@/lib/shared/languages';
 
 /**
  * The emails' words as the senders keep them (lib/mail/copy.ts), apart from how they are read, so that
@@ -9,9 +10,11 @@ import { mayServeLanguage } from '@/lib/shared/language-gate';
 
 /**
  * What the senders read from Site settings for every email in one language: `language` is the tag whose
- * pages its links open, '' for the default language (language-gate.ts servedLanguage).
+ * pages its links open, '' for the default language (language-gate.ts servedLanguage); `writtenIn`, that
+ * language as the email names it (Content-Language, <html lang>: the default's own tag for '') and the
+ * direction it is laid out in.
  */
-export type MailCopy = { language: string; productName: string; words: SubscriptionCopy };
+export type MailCopy = { language: string; writtenIn: Pick<Language, 'tag' | 'direction'>; productName: string; words: SubscriptionCopy };
 
 type Cache = { until: number; copy: Promise<MailCopy> };
 

@@ -1,3 +1,5 @@
+import type { Language } from '@/lib/shared/languages';
+
 /**
  * An email's body as a few blocks, written once and rendered twice: the plain-text part and the HTML
  * part say the same, link for link. Every text is the editor's (Site settings → Subscription) or the
@@ -22,25 +24,44 @@ export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character)
 
 const LINK_STYLE = 'color:#3451d1;font-weight:600';
 
-function htmlBlock(block: Block): string {
-  if ('paragraph' in block) return `<p>${escapeHtml(block.paragraph).replace(/\n/g, '<br>')}</p>`;
-  if ('label' in block) return `<p><strong>${escapeHtml(block.label)}</strong> ${escapeHtml(block.text)}</p>`;
-  return `<p><a href="${escapeHtml(block.href)}" style="${LINK_STYLE}">${escapeHtml(block.link)}</a></p>`;
+/**
+ * Text escaped, with each of `names` (the product's name, an address) in <bdi> where it stands as a
+ * whole word: a name in another script than its sentence keeps its own order (an English name in an
+ * Arabic line), and the punctuation after it stays with the sentence.
+ */
+function isolating(names: readonly string[]): (text: string) => string {
+  const words = names.filter(Boolean).map((name) => escapeHtml(name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  if (words.length === 0) return escapeHtml;
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${words.sort((a, b) => b.length - a.length).join('|')})(?![\\p{L}\\p{N}])`, 'gu');
+  return (text) => escapeHtml(text).replace(pattern, (name) => `<bdi>${name}</bdi>`);
 }
 
+const htmlBlock = (text: (value: string) => string) => (block: Block) => {
+  if ('paragraph' in block) return `<p>${text(block.paragraph).replace(/\n/g, '<br>')}</p>`;
+  if ('label' in block) return `<p><strong>${text(block.label)}</strong> ${text(block.text)}</p>`;
+  return `<p><a href="${escapeHtml(block.href)}" style="${LINK_STYLE}">${text(block.link)}</a></p>`;
+};
+
+/** What the HTML part says of itself: its title, the language it is written in, and the names its sentences hold. */
+export type HtmlPart = { title: string; writtenIn: Pick<Language, 'tag' | 'direction'>; names: readonly string[] };
+
 /** A whole document, inline styles only (mail clients drop stylesheets), readable at any width. */
-export const renderHtml = ({ main, footer }: Body, title: string): string =>
-  [
+export function renderHtml({ main, footer }: Body, { title, writtenIn, names }: HtmlPart): string {
+  const block = htmlBlock(isolating(names));
+  const language = `lang="${escapeHtml(writtenIn.tag)}" dir="${writtenIn.direction}"`;
+  return [
     '<!doctype html>',
-    '<html lang="en">',
+    `<html ${language}>`,
     `<head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)}</title></head>`,
     '<body style="margin:0;padding:24px;font-family:system-ui,-apple-system,Segoe UI,sans-serif;line-height:1.5;color:#111827">',
-    '<div style="max-width:560px;margin:0 auto">',
-    ...main.map(htmlBlock),
+    // Again on the content, aligned to its start: a webmail that shows the body inside its own page drops <html>.
+    `<div ${language} style="max-width:560px;margin:0 auto;text-align:start">`,
+    ...main.map(block),
     '<hr style="border:none;border-top:1px solid #e5e7eb;margin:24px 0">',
-    `<div style="font-size:13px;color:#4b5563">${footer.map(htmlBlock).join('')}</div>`,
+    `<div style="font-size:13px;color:#4b5563">${footer.map(block).join('')}</div>`,
     '</div>',
     '</body>',
     '</html>',
     '',
   ].join('\n');
+}

@@ -23,6 +23,7 @@ const SETTINGS_LANGUAGES = {
   languages: [
     { tag: 'en', name: 'English', direction: 'ltr' },
     { tag: 'es', name: 'Español', direction: 'ltr' },
+    { tag: 'ar', name: 'العربية', direction: 'rtl' },
   ],
   defaultLanguage: 'en',
   governingLanguage: 'en',
@@ -58,5 +59,11 @@ describe('mailCopy', () => {
     serveLanguages({ languages: [{ tag: 'en', name: 'English', direction: 'ltr' }], defaultLanguage: 'en', governingLanguage: 'en' });
     expect(await mailCopy('es')).toMatchObject({ language: '' });
     expect(cachedMailCopy('es')).toBeUndefined();
+  });
+
+  it('names its language and its direction as Site settings list them: the default’s own tag for the default language', async () => {
+    expect((await mailCopy('')).writtenIn).toEqual({ tag: 'en', direction: 'ltr' });
+    expect(await mailCopy('ar')).toMatchObject({ language: 'ar', writtenIn: { tag: 'ar', direction: 'rtl' } });
+    expect(await mailCopy('es')).toMatchObject({ language: 'es', writtenIn: { tag: 'es', direction: 'ltr' } });
   });
 });

@@ -22,15 +22,18 @@ async function readCopy(language: string): Promise<MailCopy> {
   // published words, without Live or draft mode, which only a request has.
   const sanity = (client ??= createSanityClient());
   const options = { perspective: 'published', stega: false } as const;
-  const [result] = await Promise.all([
+  const [result, site] = await Promise.all([
     sanity.fetch(SUBSCRIPTION_COPY_QUERY, { language }, options),
-    // With the default's words, the languages served now: which subscribers' languages have pages is then
-    // known before a page or the start's read has told this process, and another instance's publish of
-    // them arrives within the TTL.
-    language === '' ? sanity.fetch(LANGUAGES_QUERY, {}, options).then((site) => serveLanguages(toSiteLanguages(site))) : null,
+    sanity.fetch(LANGUAGES_QUERY, {}, options).then(toSiteLanguages),
   ]);
   if (!result?.subscription) throw new Error('Site settings have no Subscription texts: the emails cannot be written');
-  return { language, productName: result.productName ?? '', words: toSubscriptionCopy(result) };
+  // The languages served now, read with the words: which subscribers' languages have pages is then known
+  // before a page or the start's read has told this process, and another instance's publish of them
+  // arrives within the TTL. They also name the default's tag and each language's direction.
+  serveLanguages(site);
+  const tag = language || site.defaultLanguage;
+  const direction = site.languages.find((listed) => listed.tag === tag)?.direction ?? 'ltr';
+  return { language, writtenIn: { tag, direction }, productName: result.productName ?? '', words: toSubscriptionCopy(result) };
 }
 
 /**

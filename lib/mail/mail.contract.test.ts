@@ -34,6 +34,8 @@ vi.mock('./copy', async () => {
   return {
     mailCopy: async (language = '') => ({
       language: servedLanguage(language),
+      // Each of the seed's languages has its words, and each is written left to right.
+      writtenIn: { tag: servedLanguage(language) || toSiteLanguages(SEED.settings).defaultLanguage, direction: 'ltr' },
       productName: SEED.settings.productName!,
       words: toSubscriptionCopy({ productName: SEED.settings.productName!, subscription: SEED.settings.subscription! }),
     }),
@@ -159,6 +161,8 @@ describe('the sender over SMTP', () => {
     expect(mail!.htmlLinks).toEqual(mail!.textLinks);
     expect(mail!.header('list-unsubscribe')).toBe(`<${SITE}/subscription/unsubscribe/one-click?token=${tokenOf(unsubscribeLink!)}>`);
     expect(mail!.header('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+    expect(mail!.header('content-language')).toBe(SEED.settings.defaultLanguage);
+    expect(mail!.html).toContain(`<html lang="${SEED.settings.defaultLanguage}" dir="ltr">`);
     expect(mail!.messageId).toMatch(/^<confirmation\.1\.[0-9a-f-]{36}@hallway\.example>$/);
     // The server's acceptance comes first, then the record.
     await vi.waitFor(
@@ -263,9 +267,12 @@ describe('the sender in the subscriber’s language', () => {
     expect(unsubscribeLink).toMatch(new RegExp(`^${SITE}/es/subscription/unsubscribe\\?token=[\\w-]{43}$`));
     expect(spanish.htmlLinks).toEqual(spanish.textLinks);
     expect(spanish.header('list-unsubscribe')).toBe(`<${SITE}/es/subscription/unsubscribe/one-click?token=${tokenOf(unsubscribeLink!)}>`);
+    expect(spanish.header('content-language')).toBe('es');
+    expect(spanish.html).toContain('<html lang="es" dir="ltr">');
     expect(await modules.subscriptions.confirmSubscription(tokenOf(confirmLink!))).toBe('confirmed');
     const french = await to('lecteur@example.com');
     expect(french.textLinks[0]).toMatch(new RegExp(`^${SITE}/subscription/confirm\\?token=`));
+    expect(french.header('content-language')).toBe(SEED.settings.defaultLanguage);
   });
 });
 

@@ -11,7 +11,13 @@ import { leaseSeconds, MAX_ATTEMPTS, retryDelaySeconds, RETRY_CAP_SECONDS, sendD
 vi.stubEnv('NEXT_PUBLIC_SITE_URL', 'https://hallway.example');
 
 const productName = SEED.settings.productName!;
-const copy = { language: '', productName, words: toSubscriptionCopy({ productName, subscription: SEED.settings.subscription! }) };
+const ENGLISH = { tag: 'en', direction: 'ltr' } as const;
+const copy = {
+  language: '',
+  writtenIn: ENGLISH,
+  productName,
+  words: toSubscriptionCopy({ productName, subscription: SEED.settings.subscription! }),
+};
 const TOKEN = 'A'.repeat(43);
 
 const notice = (change: Partial<ClaimedMail> = {}): ClaimedMail => ({
@@ -51,7 +57,7 @@ describe('the emails', () => {
 
   it('no header injection: line breaks in the copy never reach a header, and an address the forms refuse is never written to', () => {
     const words = { ...copy.words, noticeSubject: 'Changes\r\nBcc: everyone@example.com\u2028on {date}' };
-    const mail = composeMail(notice(), { language: '', productName: 'Hall\nway', words }, 'no-reply@hallway.example');
+    const mail = composeMail(notice(), { ...copy, productName: 'Hall\nway', words }, 'no-reply@hallway.example');
     expect(mail.subject).toBe('Changes Bcc: everyone@example.com on January 15, 2027');
     expect(mail.from.name).toBe('Hall way');
     for (const email of [
@@ -94,6 +100,33 @@ describe('the emails in the subscriber’s language', () => {
     expect(mail.text).not.toContain('January');
     const confirmation = composeMail(notice({ kind: 'confirmation', ref: '1', token: 'B'.repeat(43) }), spanish, FROM);
     expect(links(confirmation.text)?.[0]).toBe(`${SITE}/es/subscription/confirm?token=${'B'.repeat(43)}`);
+  });
+});
+
+describe('the emails say their language and keep its direction', () => {
+  const FROM = 'no-reply@hallway.example';
+  const arabic = { ...copy, language: 'ar', writtenIn: { tag: 'ar', direction: 'rtl' } as const };
+
+  it('Content-Language names the email’s language, the default’s own tag for the default language', () => {
+    expect(composeMail(notice(), copy, FROM).headers['Content-Language']).toBe('en');
+    expect(composeMail(notice(), arabic, FROM).headers['Content-Language']).toBe('ar');
+  });
+
+  it('the HTML part is a whole document in that language and direction, its content too (a webmail drops <html>)', () => {
+    const { html } = composeMail(notice(), arabic, FROM);
+    expect(html).toMatch(/^<!doctype html>\n<html lang="ar" dir="rtl">\n/);
+    expect(html).toContain('<div lang="ar" dir="rtl" style="max-width:560px;margin:0 auto;text-align:start">');
+    expect(composeMail(notice(), copy, FROM).html).toContain('<html lang="en" dir="ltr">');
+  });
+
+  it('the product’s name in a sentence is isolated in the HTML part, as a whole word, and plain in the text part', () => {
+    const words = { ...arabic.words, noticeText: 'نغيّر سياسة Hallway. «Hallways» {date}', emailFooter: 'Hallway: AT&T <x>' };
+    const mail = composeMail(notice(), { ...arabic, productName: 'Hallway', words }, FROM);
+    expect(mail.html).toContain('<p>نغيّر سياسة <bdi>Hallway</bdi>. «Hallways» ');
+    expect(mail.html).toContain('<p><bdi>Hallway</bdi>: AT&amp;T &lt;x&gt;</p>');
+    expect(mail.text).toContain('نغيّر سياسة Hallway.');
+    expect(mail.text).not.toContain('bdi');
+    expect(mail.subject).not.toContain('bdi');
   });
 });
 

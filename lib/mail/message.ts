@@ -90,9 +90,11 @@ export function composeMail(mail: ClaimedMail, copy: MailCopy, from: string): Ma
     subject,
     // Text published before the editors' rule (lib/shared/plain-text.ts) may hold controls no mail client shows.
     text: withoutControls(renderText(body)),
-    html: withoutControls(renderHtml(body, subject)),
+    html: withoutControls(renderHtml(body, { title: subject, writtenIn: copy.writtenIn, names: [productName, mail.email] })),
     messageId: messageId(mail, from),
     headers: {
+      // The email's language (RFC 3282): a client offers to translate it, or reads it aloud, knowing which it is.
+      'Content-Language': copy.writtenIn.tag,
       'List-Unsubscribe': `<${link(withToken(ROUTES.oneClick, mail.unsubscribeToken), language)}>`,
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
     },

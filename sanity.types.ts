@@ -559,7 +559,7 @@ export type LANGUAGES_QUERY_RESULT = {
 
 // Source: lib/content/queries.ts
 // Variable: SETTINGS_QUERY
-// Query: *[_type == "siteSettings" && !defined(language)][0]{  radiusMiles,  appStoreUrl,  playStoreUrl,  languages[]{ tag, name, direction },  defaultLanguage,  governingLanguage,  ...coalesce(*[_type == "siteSettings" && language == $language][0], @){    productName,    description,    appStoreFallback,    playStoreFallback,    headerLinks[]{ _key, label, href },    footerColumns[]{ _key, title, links[]{ _key, label, href } },    supportHours,    replyTime,    chrome,    notFound,    errorPage,    formMessages,    fieldNames  }}
+// Query: *[_type == "siteSettings" && !defined(language)][0]{ ..., "t": select($language in ["", coalesce(*[_id == "siteSettings"][0].defaultLanguage, *[_id == "siteSettings"][0].languages[0].tag, "en")] => @, *[_type == "siteSettings" && language == $language][0]) }{  radiusMiles,  appStoreUrl,  playStoreUrl,  languages[]{ tag, name, direction },  defaultLanguage,  governingLanguage,  "productName": coalesce(t.productName, productName),  "description": coalesce(t.description, description),  "appStoreFallback": coalesce(t.appStoreFallback, appStoreFallback),  "playStoreFallback": coalesce(t.playStoreFallback, playStoreFallback),  "headerLinks": coalesce(t.headerLinks, headerLinks)[]{ _key, label, href },  "footerColumns": coalesce(t.footerColumns, footerColumns)[]{ _key, title, links[]{ _key, label, href } },  "supportHours": coalesce(t.supportHours, supportHours),  "replyTime": coalesce(t.replyTime, replyTime),  "chrome": chrome{ ..., ...^.t.chrome },  "notFound": notFound{ ..., ...^.t.notFound },  "errorPage": errorPage{ ..., ...^.t.errorPage },  "formMessages": formMessages{ ..., ...^.t.formMessages },  "fieldNames": fieldNames{ ..., ...^.t.fieldNames },  "fallback": [    select(defined(productName) && !defined(t.productName) => "productName"), select(defined(description) && !defined(t.description) => "description"), select(defined(appStoreFallback) && !defined(t.appStoreFallback) => "appStoreFallback"), select(defined(playStoreFallback) && !defined(t.playStoreFallback) => "playStoreFallback"),    select(defined(headerLinks) && !defined(t.headerLinks) => "headerLinks"), select(defined(footerColumns) && !defined(t.footerColumns) => "footerColumns"), select(defined(supportHours) && !defined(t.supportHours) => "supportHours"), select(defined(replyTime) && !defined(t.replyTime) => "replyTime"),    select(defined(chrome) && !defined(t.chrome) => "chrome"), select(defined(chrome.skipLink) && !defined(t.chrome.skipLink) => "chrome.skipLink"), select(defined(chrome.languageNav) && !defined(t.chrome.languageNav) => "chrome.languageNav"), select(defined(chrome.rightsReserved) && !defined(t.chrome.rightsReserved) => "chrome.rightsReserved"),    select(defined(chrome.backHome) && !defined(t.chrome.backHome) => "chrome.backHome"), select(defined(chrome.shareImageAlt) && !defined(t.chrome.shareImageAlt) => "chrome.shareImageAlt"),    select(defined(notFound) && !defined(t.notFound) => "notFound"), select(defined(errorPage) && !defined(t.errorPage) => "errorPage"), select(defined(formMessages) && !defined(t.formMessages) => "formMessages"), select(defined(fieldNames) && !defined(t.fieldNames) => "fieldNames")  ][defined(@)]}
 export type SETTINGS_QUERY_RESULT = {
   radiusMiles: number | null;
   appStoreUrl: string | null;
@@ -631,11 +631,31 @@ export type SETTINGS_QUERY_RESULT = {
     subject?: string;
     message?: string;
   } | null;
+  fallback: Array<
+    | 'appStoreFallback'
+    | 'chrome.backHome'
+    | 'chrome.languageNav'
+    | 'chrome.rightsReserved'
+    | 'chrome.shareImageAlt'
+    | 'chrome.skipLink'
+    | 'chrome'
+    | 'description'
+    | 'errorPage'
+    | 'fieldNames'
+    | 'footerColumns'
+    | 'formMessages'
+    | 'headerLinks'
+    | 'notFound'
+    | 'playStoreFallback'
+    | 'productName'
+    | 'replyTime'
+    | 'supportHours'
+  >;
 } | null;
 
 // Source: lib/content/queries.ts
 // Variable: SUBSCRIPTION_COPY_QUERY
-// Query: coalesce(*[_type == "siteSettings" && language == $language][0], *[_type == "siteSettings" && !defined(language)][0]){ productName, subscription }
+// Query: *[_type == "siteSettings" && !defined(language)][0]{ ..., "t": select($language in ["", coalesce(*[_id == "siteSettings"][0].defaultLanguage, *[_id == "siteSettings"][0].languages[0].tag, "en")] => @, *[_type == "siteSettings" && language == $language][0]) }{  "productName": coalesce(t.productName, productName),  "subscription": subscription{ ..., ...^.t.subscription },  "fallback": [select(defined(productName) && !defined(t.productName) => "productName"), select(defined(subscription) && !defined(t.subscription) => "subscription")][defined(@)]}
 export type SUBSCRIPTION_COPY_QUERY_RESULT = {
   productName: string | null;
   subscription: {
@@ -668,11 +688,12 @@ export type SUBSCRIPTION_COPY_QUERY_RESULT = {
     failedHeading?: string;
     failedText?: string;
   } | null;
+  fallback: Array<'productName' | 'subscription'>;
 } | null;
 
 // Source: lib/content/queries.ts
 // Variable: LANDING_PAGE_QUERY
-// Query: coalesce(*[_type == "landingPage" && language == $language][0], *[_type == "landingPage" && !defined(language)][0]){  hero{ headline, text, appStoreLabel, playStoreLabel, scrollLabel },  features{ heading, intro, cards[]{ _key, title, text, icon } },  experience{ heading, intro, steps[]{ _key, title, text } },  faq{ heading, items[]{ _key, question, answer } },  stayUpdated{ heading, text, emailLabel, placeholder, buttonLabel, pendingLabel, successMessage },  seo{ title, description }}
+// Query: *[_type == "landingPage" && !defined(language)][0]{ ..., "t": select($language in ["", coalesce(*[_id == "siteSettings"][0].defaultLanguage, *[_id == "siteSettings"][0].languages[0].tag, "en")] => @, *[_type == "landingPage" && language == $language][0]) }{  "hero": hero{ ..., ...^.t.hero }{ headline, text, appStoreLabel, playStoreLabel, scrollLabel },  "features": features{ ..., ...^.t.features }{ heading, intro, cards[]{ _key, title, text, icon } },  "experience": experience{ ..., ...^.t.experience }{ heading, intro, steps[]{ _key, title, text } },  "faq": faq{ ..., ...^.t.faq }{ heading, items[]{ _key, question, answer } },  "stayUpdated": stayUpdated{ ..., ...^.t.stayUpdated }{ heading, text, emailLabel, placeholder, buttonLabel, pendingLabel, successMessage },  "seo": seo{ ..., ...^.t.seo }{ title, description },  "fallback": [    select(defined(hero) && !defined(t.hero) => "hero"), select(defined(hero.headline) && !defined(t.hero.headline) => "hero.headline"), select(defined(hero.text) && !defined(t.hero.text) => "hero.text"), select(defined(hero.appStoreLabel) && !defined(t.hero.appStoreLabel) => "hero.appStoreLabel"),    select(defined(hero.playStoreLabel) && !defined(t.hero.playStoreLabel) => "hero.playStoreLabel"), select(defined(hero.scrollLabel) && !defined(t.hero.scrollLabel) => "hero.scrollLabel"),    select(defined(features) && !defined(t.features) => "features"), select(defined(features.heading) && !defined(t.features.heading) => "features.heading"), select(defined(features.intro) && !defined(t.features.intro) => "features.intro"), select(defined(features.cards) && !defined(t.features.cards) => "features.cards"),    select(defined(experience) && !defined(t.experience) => "experience"), select(defined(experience.heading) && !defined(t.experience.heading) => "experience.heading"), select(defined(experience.intro) && !defined(t.experience.intro) => "experience.intro"), select(defined(experience.steps) && !defined(t.experience.steps) => "experience.steps"),    select(defined(faq) && !defined(t.faq) => "faq"), select(defined(faq.heading) && !defined(t.faq.heading) => "faq.heading"), select(defined(faq.items) && !defined(t.faq.items) => "faq.items"),    select(defined(stayUpdated) && !defined(t.stayUpdated) => "stayUpdated"), select(defined(stayUpdated.heading) && !defined(t.stayUpdated.heading) => "stayUpdated.heading"), select(defined(stayUpdated.text) && !defined(t.stayUpdated.text) => "stayUpdated.text"), select(defined(stayUpdated.emailLabel) && !defined(t.stayUpdated.emailLabel) => "stayUpdated.emailLabel"),    select(defined(stayUpdated.placeholder) && !defined(t.stayUpdated.placeholder) => "stayUpdated.placeholder"), select(defined(stayUpdated.buttonLabel) && !defined(t.stayUpdated.buttonLabel) => "stayUpdated.buttonLabel"), select(defined(stayUpdated.pendingLabel) && !defined(t.stayUpdated.pendingLabel) => "stayUpdated.pendingLabel"),    select(defined(stayUpdated.successMessage) && !defined(t.stayUpdated.successMessage) => "stayUpdated.successMessage"),    select(defined(seo) && !defined(t.seo) => "seo"), select(defined(seo.title) && !defined(t.seo.title) => "seo.title"), select(defined(seo.description) && !defined(t.seo.description) => "seo.description")  ][defined(@)]}
 export type LANDING_PAGE_QUERY_RESULT = {
   hero: {
     headline: string | null;
@@ -721,11 +742,41 @@ export type LANDING_PAGE_QUERY_RESULT = {
     title: string | null;
     description: string | null;
   } | null;
+  fallback: Array<
+    | 'experience.heading'
+    | 'experience.intro'
+    | 'experience.steps'
+    | 'experience'
+    | 'faq.heading'
+    | 'faq.items'
+    | 'faq'
+    | 'features.cards'
+    | 'features.heading'
+    | 'features.intro'
+    | 'features'
+    | 'hero.appStoreLabel'
+    | 'hero.headline'
+    | 'hero.playStoreLabel'
+    | 'hero.scrollLabel'
+    | 'hero.text'
+    | 'hero'
+    | 'seo.description'
+    | 'seo.title'
+    | 'seo'
+    | 'stayUpdated.buttonLabel'
+    | 'stayUpdated.emailLabel'
+    | 'stayUpdated.heading'
+    | 'stayUpdated.pendingLabel'
+    | 'stayUpdated.placeholder'
+    | 'stayUpdated.successMessage'
+    | 'stayUpdated.text'
+    | 'stayUpdated'
+  >;
 } | null;
 
 // Source: lib/content/queries.ts
 // Variable: SUPPORT_PAGE_QUERY
-// Query: coalesce(*[_type == "supportPage" && language == $language][0], *[_type == "supportPage" && !defined(language)][0]){  heading,  intro,  cards[]{ _key, title, text, modalTitle, requestType },  contact{ heading, text, replyTimeLabel, hoursLabel },  form,  faqHeading,  faq[]{ _key, question, answer },  seo{ title, description }}
+// Query: *[_type == "supportPage" && !defined(language)][0]{ ..., "t": select($language in ["", coalesce(*[_id == "siteSettings"][0].defaultLanguage, *[_id == "siteSettings"][0].languages[0].tag, "en")] => @, *[_type == "supportPage" && language == $language][0]) }{  "heading": coalesce(t.heading, heading),  "intro": coalesce(t.intro, intro),  "cards": coalesce(t.cards, cards)[]{ _key, title, text, modalTitle, requestType },  "contact": contact{ ..., ...^.t.contact }{ heading, text, replyTimeLabel, hoursLabel },  "form": form{ ..., ...^.t.form },  "faqHeading": coalesce(t.faqHeading, faqHeading),  "faq": coalesce(t.faq, faq)[]{ _key, question, answer },  "seo": seo{ ..., ...^.t.seo }{ title, description },  "fallback": [    select(defined(heading) && !defined(t.heading) => "heading"), select(defined(intro) && !defined(t.intro) => "intro"), select(defined(cards) && !defined(t.cards) => "cards"),    select(defined(contact) && !defined(t.contact) => "contact"), select(defined(contact.heading) && !defined(t.contact.heading) => "contact.heading"), select(defined(contact.text) && !defined(t.contact.text) => "contact.text"), select(defined(contact.replyTimeLabel) && !defined(t.contact.replyTimeLabel) => "contact.replyTimeLabel"),    select(defined(contact.hoursLabel) && !defined(t.contact.hoursLabel) => "contact.hoursLabel"),    select(defined(form) && !defined(t.form) => "form"), select(defined(form.emailLabel) && !defined(t.form.emailLabel) => "form.emailLabel"), select(defined(form.subjectLabel) && !defined(t.form.subjectLabel) => "form.subjectLabel"), select(defined(form.messageLabel) && !defined(t.form.messageLabel) => "form.messageLabel"),    select(defined(form.cancel) && !defined(t.form.cancel) => "form.cancel"), select(defined(form.send) && !defined(t.form.send) => "form.send"), select(defined(form.sending) && !defined(t.form.sending) => "form.sending"), select(defined(form.sent) && !defined(t.form.sent) => "form.sent"), select(defined(form.error) && !defined(t.form.error) => "form.error"),    select(defined(form.success) && !defined(t.form.success) => "form.success"),    select(defined(faqHeading) && !defined(t.faqHeading) => "faqHeading"), select(defined(faq) && !defined(t.faq) => "faq"), select(defined(seo) && !defined(t.seo) => "seo"), select(defined(seo.title) && !defined(t.seo.title) => "seo.title"), select(defined(seo.description) && !defined(t.seo.description) => "seo.description")  ][defined(@)]}
 export type SUPPORT_PAGE_QUERY_RESULT = {
   heading: string | null;
   intro: string | null;
@@ -763,131 +814,98 @@ export type SUPPORT_PAGE_QUERY_RESULT = {
     title: string | null;
     description: string | null;
   } | null;
+  fallback: Array<
+    | 'cards'
+    | 'contact.heading'
+    | 'contact.hoursLabel'
+    | 'contact.replyTimeLabel'
+    | 'contact.text'
+    | 'contact'
+    | 'faq'
+    | 'faqHeading'
+    | 'form.cancel'
+    | 'form.emailLabel'
+    | 'form.error'
+    | 'form.messageLabel'
+    | 'form.send'
+    | 'form.sending'
+    | 'form.sent'
+    | 'form.subjectLabel'
+    | 'form.success'
+    | 'form'
+    | 'heading'
+    | 'intro'
+    | 'seo.description'
+    | 'seo.title'
+    | 'seo'
+  >;
 } | null;
 
 // Source: lib/content/queries.ts
 // Variable: PRIVACY_POLICY_QUERY
-// Query: coalesce(*[_type == "privacyPolicy" && language == $language][0], *[_type == "privacyPolicy" && !defined(language)][0]){  "locale": coalesce(language, *[_id == "siteSettings"][0].defaultLanguage, "en"),  title,  lastUpdated,  lastUpdatedLabel,  summary,  sections[]{ _key, heading, body },  seo{ title, description },  versions,  "previousDate": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < ^.lastUpdated] | order(date desc)[0].date}
-export type PRIVACY_POLICY_QUERY_RESULT =
-  | {
-      locale: string | 'en';
-      title: string | null;
-      lastUpdated: string | null;
-      lastUpdatedLabel: string | null;
-      summary: string | null;
-      sections: Array<{
-        _key: string;
-        heading: string | null;
-        body: BlockContent | null;
-      }> | null;
-      seo: {
-        title: string | null;
-        description: string | null;
-      } | null;
-      versions: {
-        earlierLink?: string;
-        summaryLabel?: string;
-        changesLink?: string;
-        listHeading?: string;
-        listIntro?: string;
-        listDescription?: string;
-        currentLabel?: string;
-        inEffectSince?: string;
-        inEffectRange?: string;
-        olderLink?: string;
-        newerLink?: string;
-        pageLabel?: string;
-        versionTitle?: string;
-        notice?: string;
-        currentLink?: string;
-        correctedLabel?: string;
-        changesHeading?: string;
-        changesIntro?: string;
-        addedSection?: string;
-        removedSection?: string;
-        unchangedSection?: string;
-        addedWords?: string;
-        removedWords?: string;
-        siteNotice?: string;
-        siteNoticeLink?: string;
-        upcomingNotice?: string;
-        upcomingLink?: string;
-        upcomingChangesLink?: string;
-        upcomingLabel?: string;
-        takesEffect?: string;
-        notYetNotice?: string;
-        withdrawnLabel?: string;
-        feedLink?: string;
-        feedTitle?: string;
-        feedAnnounced?: string;
-        feedInEffect?: string;
-        feedWithdrawn?: string;
-        translationPending?: string;
-        earlierTranslationLink?: string;
-        governingNote?: string;
-      } | null;
-      previousDate: string | null;
-    }
-  | {
-      locale: string | 'en';
-      title: string | null;
-      lastUpdated: string | null;
-      lastUpdatedLabel: string | null;
-      summary: string | null;
-      sections: Array<{
-        _key: string;
-        heading: string | null;
-        body: BlockContent | null;
-      }> | null;
-      seo: {
-        title: string | null;
-        description: string | null;
-      } | null;
-      versions: {
-        earlierLink?: string;
-        summaryLabel?: string;
-        changesLink?: string;
-        listHeading?: string;
-        listIntro?: string;
-        listDescription?: string;
-        currentLabel?: string;
-        inEffectSince?: string;
-        inEffectRange?: string;
-        olderLink?: string;
-        newerLink?: string;
-        pageLabel?: string;
-        versionTitle?: string;
-        notice?: string;
-        currentLink?: string;
-        correctedLabel?: string;
-        changesHeading?: string;
-        changesIntro?: string;
-        addedSection?: string;
-        removedSection?: string;
-        unchangedSection?: string;
-        addedWords?: string;
-        removedWords?: string;
-        siteNotice?: string;
-        siteNoticeLink?: string;
-        upcomingNotice?: string;
-        upcomingLink?: string;
-        upcomingChangesLink?: string;
-        upcomingLabel?: string;
-        takesEffect?: string;
-        notYetNotice?: string;
-        withdrawnLabel?: string;
-        feedLink?: string;
-        feedTitle?: string;
-        feedAnnounced?: string;
-        feedInEffect?: string;
-        feedWithdrawn?: string;
-        translationPending?: string;
-        earlierTranslationLink?: string;
-        governingNote?: string;
-      } | null;
-      previousDate: string | null;
-    }
-  | null;
+// Query: *[_type == "privacyPolicy" && !defined(language)][0]{ ..., "t": select($language in ["", coalesce(*[_id == "siteSettings"][0].defaultLanguage, *[_id == "siteSettings"][0].languages[0].tag, "en")] => @, *[_type == "privacyPolicy" && language == $language][0]) }{  "locale": coalesce(t.language, coalesce(*[_id == "siteSettings"][0].defaultLanguage, *[_id == "siteSettings"][0].languages[0].tag, "en")),  "title": coalesce(t.title, title),  "lastUpdated": coalesce(t.lastUpdated, lastUpdated),  "lastUpdatedLabel": coalesce(t.lastUpdatedLabel, lastUpdatedLabel),  "summary": coalesce(t.summary, summary),  "sections": coalesce(t.sections, sections)[]{ _key, heading, body },  "seo": seo{ ..., ...^.t.seo }{ title, description },  "versions": versions{ ..., ...^.t.versions },  "previousDate": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < coalesce(^.t.lastUpdated, ^.lastUpdated)] | order(date desc)[0].date,  "fallback": [    select(defined(title) && !defined(t.title) => "title"), select(defined(lastUpdated) && !defined(t.lastUpdated) => "lastUpdated"), select(defined(lastUpdatedLabel) && !defined(t.lastUpdatedLabel) => "lastUpdatedLabel"), select(defined(summary) && !defined(t.summary) => "summary"), select(defined(sections) && !defined(t.sections) => "sections"),    select(defined(seo) && !defined(t.seo) => "seo"), select(defined(seo.title) && !defined(t.seo.title) => "seo.title"), select(defined(seo.description) && !defined(t.seo.description) => "seo.description"), select(defined(versions) && !defined(t.versions) => "versions")  ][defined(@)]}
+export type PRIVACY_POLICY_QUERY_RESULT = {
+  locale: string | 'en';
+  title: string | null;
+  lastUpdated: string | null;
+  lastUpdatedLabel: string | null;
+  summary: string | null;
+  sections: Array<{
+    _key: string;
+    heading: string | null;
+    body: BlockContent | null;
+  }> | null;
+  seo: {
+    title: string | null;
+    description: string | null;
+  } | null;
+  versions: {
+    earlierLink?: string;
+    summaryLabel?: string;
+    changesLink?: string;
+    listHeading?: string;
+    listIntro?: string;
+    listDescription?: string;
+    currentLabel?: string;
+    inEffectSince?: string;
+    inEffectRange?: string;
+    olderLink?: string;
+    newerLink?: string;
+    pageLabel?: string;
+    versionTitle?: string;
+    notice?: string;
+    currentLink?: string;
+    correctedLabel?: string;
+    changesHeading?: string;
+    changesIntro?: string;
+    addedSection?: string;
+    removedSection?: string;
+    unchangedSection?: string;
+    addedWords?: string;
+    removedWords?: string;
+    siteNotice?: string;
+    siteNoticeLink?: string;
+    upcomingNotice?: string;
+    upcomingLink?: string;
+    upcomingChangesLink?: string;
+    upcomingLabel?: string;
+    takesEffect?: string;
+    notYetNotice?: string;
+    withdrawnLabel?: string;
+    feedLink?: string;
+    feedTitle?: string;
+    feedAnnounced?: string;
+    feedInEffect?: string;
+    feedWithdrawn?: string;
+    translationPending?: string;
+    earlierTranslationLink?: string;
+    governingNote?: string;
+  } | null;
+  previousDate: string | null;
+  fallback: Array<
+    'lastUpdated' | 'lastUpdatedLabel' | 'sections' | 'seo.description' | 'seo.title' | 'seo' | 'summary' | 'title' | 'versions'
+  >;
+} | null;
 
 // Source: lib/content/queries.ts
 // Variable: POLICY_VERSIONS_QUERY
@@ -1520,11 +1538,11 @@ import '@sanity/client';
 declare module '@sanity/client' {
   interface SanityQueries {
     '*[_type == "siteSettings" && !defined(language)][0]{ languages[]{ tag, name, direction }, defaultLanguage, governingLanguage }': LANGUAGES_QUERY_RESULT;
-    '*[_type == "siteSettings" && !defined(language)][0]{\n  radiusMiles,\n  appStoreUrl,\n  playStoreUrl,\n  languages[]{ tag, name, direction },\n  defaultLanguage,\n  governingLanguage,\n  ...coalesce(*[_type == "siteSettings" && language == $language][0], @){\n    productName,\n    description,\n    appStoreFallback,\n    playStoreFallback,\n    headerLinks[]{ _key, label, href },\n    footerColumns[]{ _key, title, links[]{ _key, label, href } },\n    supportHours,\n    replyTime,\n    chrome,\n    notFound,\n    errorPage,\n    formMessages,\n    fieldNames\n  }\n}': SETTINGS_QUERY_RESULT;
-    'coalesce(*[_type == "siteSettings" && language == $language][0], *[_type == "siteSettings" && !defined(language)][0]){ productName, subscription }': SUBSCRIPTION_COPY_QUERY_RESULT;
-    'coalesce(*[_type == "landingPage" && language == $language][0], *[_type == "landingPage" && !defined(language)][0]){\n  hero{ headline, text, appStoreLabel, playStoreLabel, scrollLabel },\n  features{ heading, intro, cards[]{ _key, title, text, icon } },\n  experience{ heading, intro, steps[]{ _key, title, text } },\n  faq{ heading, items[]{ _key, question, answer } },\n  stayUpdated{ heading, text, emailLabel, placeholder, buttonLabel, pendingLabel, successMessage },\n  seo{ title, description }\n}': LANDING_PAGE_QUERY_RESULT;
-    'coalesce(*[_type == "supportPage" && language == $language][0], *[_type == "supportPage" && !defined(language)][0]){\n  heading,\n  intro,\n  cards[]{ _key, title, text, modalTitle, requestType },\n  contact{ heading, text, replyTimeLabel, hoursLabel },\n  form,\n  faqHeading,\n  faq[]{ _key, question, answer },\n  seo{ title, description }\n}': SUPPORT_PAGE_QUERY_RESULT;
-    'coalesce(*[_type == "privacyPolicy" && language == $language][0], *[_type == "privacyPolicy" && !defined(language)][0]){\n  "locale": coalesce(language, *[_id == "siteSettings"][0].defaultLanguage, "en"),\n  title,\n  lastUpdated,\n  lastUpdatedLabel,\n  summary,\n  sections[]{ _key, heading, body },\n  seo{ title, description },\n  versions,\n  "previousDate": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < ^.lastUpdated] | order(date desc)[0].date\n}': PRIVACY_POLICY_QUERY_RESULT;
+    '*[_type == "siteSettings" && !defined(language)][0]{ ..., "t": select($language in ["", coalesce(*[_id == "siteSettings"][0].defaultLanguage, *[_id == "siteSettings"][0].languages[0].tag, "en")] => @, *[_type == "siteSettings" && language == $language][0]) }{\n  radiusMiles,\n  appStoreUrl,\n  playStoreUrl,\n  languages[]{ tag, name, direction },\n  defaultLanguage,\n  governingLanguage,\n  "productName": coalesce(t.productName, productName),\n  "description": coalesce(t.description, description),\n  "appStoreFallback": coalesce(t.appStoreFallback, appStoreFallback),\n  "playStoreFallback": coalesce(t.playStoreFallback, playStoreFallback),\n  "headerLinks": coalesce(t.headerLinks, headerLinks)[]{ _key, label, href },\n  "footerColumns": coalesce(t.footerColumns, footerColumns)[]{ _key, title, links[]{ _key, label, href } },\n  "supportHours": coalesce(t.supportHours, supportHours),\n  "replyTime": coalesce(t.replyTime, replyTime),\n  "chrome": chrome{ ..., ...^.t.chrome },\n  "notFound": notFound{ ..., ...^.t.notFound },\n  "errorPage": errorPage{ ..., ...^.t.errorPage },\n  "formMessages": formMessages{ ..., ...^.t.formMessages },\n  "fieldNames": fieldNames{ ..., ...^.t.fieldNames },\n  "fallback": [\n    select(defined(productName) && !defined(t.productName) => "productName"), select(defined(description) && !defined(t.description) => "description"), select(defined(appStoreFallback) && !defined(t.appStoreFallback) => "appStoreFallback"), select(defined(playStoreFallback) && !defined(t.playStoreFallback) => "playStoreFallback"),\n    select(defined(headerLinks) && !defined(t.headerLinks) => "headerLinks"), select(defined(footerColumns) && !defined(t.footerColumns) => "footerColumns"), select(defined(supportHours) && !defined(t.supportHours) => "supportHours"), select(defined(replyTime) && !defined(t.replyTime) => "replyTime"),\n    select(defined(chrome) && !defined(t.chrome) => "chrome"), select(defined(chrome.skipLink) && !defined(t.chrome.skipLink) => "chrome.skipLink"), select(defined(chrome.languageNav) && !defined(t.chrome.languageNav) => "chrome.languageNav"), select(defined(chrome.rightsReserved) && !defined(t.chrome.rightsReserved) => "chrome.rightsReserved"),\n    select(defined(chrome.backHome) && !defined(t.chrome.backHome) => "chrome.backHome"), select(defined(chrome.shareImageAlt) && !defined(t.chrome.shareImageAlt) => "chrome.shareImageAlt"),\n    select(defined(notFound) && !defined(t.notFound) => "notFound"), select(defined(errorPage) && !defined(t.errorPage) => "errorPage"), select(defined(formMessages) && !defined(t.formMessages) => "formMessages"), select(defined(fieldNames) && !defined(t.fieldNames) => "fieldNames")\n  ][defined(@)]\n}': SETTINGS_QUERY_RESULT;
+    '*[_type == "siteSettings" && !defined(language)][0]{ ..., "t": select($language in ["", coalesce(*[_id == "siteSettings"][0].defaultLanguage, *[_id == "siteSettings"][0].languages[0].tag, "en")] => @, *[_type == "siteSettings" && language == $language][0]) }{\n  "productName": coalesce(t.productName, productName),\n  "subscription": subscription{ ..., ...^.t.subscription },\n  "fallback": [select(defined(productName) && !defined(t.productName) => "productName"), select(defined(subscription) && !defined(t.subscription) => "subscription")][defined(@)]\n}': SUBSCRIPTION_COPY_QUERY_RESULT;
+    '*[_type == "landingPage" && !defined(language)][0]{ ..., "t": select($language in ["", coalesce(*[_id == "siteSettings"][0].defaultLanguage, *[_id == "siteSettings"][0].languages[0].tag, "en")] => @, *[_type == "landingPage" && language == $language][0]) }{\n  "hero": hero{ ..., ...^.t.hero }{ headline, text, appStoreLabel, playStoreLabel, scrollLabel },\n  "features": features{ ..., ...^.t.features }{ heading, intro, cards[]{ _key, title, text, icon } },\n  "experience": experience{ ..., ...^.t.experience }{ heading, intro, steps[]{ _key, title, text } },\n  "faq": faq{ ..., ...^.t.faq }{ heading, items[]{ _key, question, answer } },\n  "stayUpdated": stayUpdated{ ..., ...^.t.stayUpdated }{ heading, text, emailLabel, placeholder, buttonLabel, pendingLabel, successMessage },\n  "seo": seo{ ..., ...^.t.seo }{ title, description },\n  "fallback": [\n    select(defined(hero) && !defined(t.hero) => "hero"), select(defined(hero.headline) && !defined(t.hero.headline) => "hero.headline"), select(defined(hero.text) && !defined(t.hero.text) => "hero.text"), select(defined(hero.appStoreLabel) && !defined(t.hero.appStoreLabel) => "hero.appStoreLabel"),\n    select(defined(hero.playStoreLabel) && !defined(t.hero.playStoreLabel) => "hero.playStoreLabel"), select(defined(hero.scrollLabel) && !defined(t.hero.scrollLabel) => "hero.scrollLabel"),\n    select(defined(features) && !defined(t.features) => "features"), select(defined(features.heading) && !defined(t.features.heading) => "features.heading"), select(defined(features.intro) && !defined(t.features.intro) => "features.intro"), select(defined(features.cards) && !defined(t.features.cards) => "features.cards"),\n    select(defined(experience) && !defined(t.experience) => "experience"), select(defined(experience.heading) && !defined(t.experience.heading) => "experience.heading"), select(defined(experience.intro) && !defined(t.experience.intro) => "experience.intro"), select(defined(experience.steps) && !defined(t.experience.steps) => "experience.steps"),\n    select(defined(faq) && !defined(t.faq) => "faq"), select(defined(faq.heading) && !defined(t.faq.heading) => "faq.heading"), select(defined(faq.items) && !defined(t.faq.items) => "faq.items"),\n    select(defined(stayUpdated) && !defined(t.stayUpdated) => "stayUpdated"), select(defined(stayUpdated.heading) && !defined(t.stayUpdated.heading) => "stayUpdated.heading"), select(defined(stayUpdated.text) && !defined(t.stayUpdated.text) => "stayUpdated.text"), select(defined(stayUpdated.emailLabel) && !defined(t.stayUpdated.emailLabel) => "stayUpdated.emailLabel"),\n    select(defined(stayUpdated.placeholder) && !defined(t.stayUpdated.placeholder) => "stayUpdated.placeholder"), select(defined(stayUpdated.buttonLabel) && !defined(t.stayUpdated.buttonLabel) => "stayUpdated.buttonLabel"), select(defined(stayUpdated.pendingLabel) && !defined(t.stayUpdated.pendingLabel) => "stayUpdated.pendingLabel"),\n    select(defined(stayUpdated.successMessage) && !defined(t.stayUpdated.successMessage) => "stayUpdated.successMessage"),\n    select(defined(seo) && !defined(t.seo) => "seo"), select(defined(seo.title) && !defined(t.seo.title) => "seo.title"), select(defined(seo.description) && !defined(t.seo.description) => "seo.description")\n  ][defined(@)]\n}': LANDING_PAGE_QUERY_RESULT;
+    '*[_type == "supportPage" && !defined(language)][0]{ ..., "t": select($language in ["", coalesce(*[_id == "siteSettings"][0].defaultLanguage, *[_id == "siteSettings"][0].languages[0].tag, "en")] => @, *[_type == "supportPage" && language == $language][0]) }{\n  "heading": coalesce(t.heading, heading),\n  "intro": coalesce(t.intro, intro),\n  "cards": coalesce(t.cards, cards)[]{ _key, title, text, modalTitle, requestType },\n  "contact": contact{ ..., ...^.t.contact }{ heading, text, replyTimeLabel, hoursLabel },\n  "form": form{ ..., ...^.t.form },\n  "faqHeading": coalesce(t.faqHeading, faqHeading),\n  "faq": coalesce(t.faq, faq)[]{ _key, question, answer },\n  "seo": seo{ ..., ...^.t.seo }{ title, description },\n  "fallback": [\n    select(defined(heading) && !defined(t.heading) => "heading"), select(defined(intro) && !defined(t.intro) => "intro"), select(defined(cards) && !defined(t.cards) => "cards"),\n    select(defined(contact) && !defined(t.contact) => "contact"), select(defined(contact.heading) && !defined(t.contact.heading) => "contact.heading"), select(defined(contact.text) && !defined(t.contact.text) => "contact.text"), select(defined(contact.replyTimeLabel) && !defined(t.contact.replyTimeLabel) => "contact.replyTimeLabel"),\n    select(defined(contact.hoursLabel) && !defined(t.contact.hoursLabel) => "contact.hoursLabel"),\n    select(defined(form) && !defined(t.form) => "form"), select(defined(form.emailLabel) && !defined(t.form.emailLabel) => "form.emailLabel"), select(defined(form.subjectLabel) && !defined(t.form.subjectLabel) => "form.subjectLabel"), select(defined(form.messageLabel) && !defined(t.form.messageLabel) => "form.messageLabel"),\n    select(defined(form.cancel) && !defined(t.form.cancel) => "form.cancel"), select(defined(form.send) && !defined(t.form.send) => "form.send"), select(defined(form.sending) && !defined(t.form.sending) => "form.sending"), select(defined(form.sent) && !defined(t.form.sent) => "form.sent"), select(defined(form.error) && !defined(t.form.error) => "form.error"),\n    select(defined(form.success) && !defined(t.form.success) => "form.success"),\n    select(defined(faqHeading) && !defined(t.faqHeading) => "faqHeading"), select(defined(faq) && !defined(t.faq) => "faq"), select(defined(seo) && !defined(t.seo) => "seo"), select(defined(seo.title) && !defined(t.seo.title) => "seo.title"), select(defined(seo.description) && !defined(t.seo.description) => "seo.description")\n  ][defined(@)]\n}': SUPPORT_PAGE_QUERY_RESULT;
+    '*[_type == "privacyPolicy" && !defined(language)][0]{ ..., "t": select($language in ["", coalesce(*[_id == "siteSettings"][0].defaultLanguage, *[_id == "siteSettings"][0].languages[0].tag, "en")] => @, *[_type == "privacyPolicy" && language == $language][0]) }{\n  "locale": coalesce(t.language, coalesce(*[_id == "siteSettings"][0].defaultLanguage, *[_id == "siteSettings"][0].languages[0].tag, "en")),\n  "title": coalesce(t.title, title),\n  "lastUpdated": coalesce(t.lastUpdated, lastUpdated),\n  "lastUpdatedLabel": coalesce(t.lastUpdatedLabel, lastUpdatedLabel),\n  "summary": coalesce(t.summary, summary),\n  "sections": coalesce(t.sections, sections)[]{ _key, heading, body },\n  "seo": seo{ ..., ...^.t.seo }{ title, description },\n  "versions": versions{ ..., ...^.t.versions },\n  "previousDate": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < coalesce(^.t.lastUpdated, ^.lastUpdated)] | order(date desc)[0].date,\n  "fallback": [\n    select(defined(title) && !defined(t.title) => "title"), select(defined(lastUpdated) && !defined(t.lastUpdated) => "lastUpdated"), select(defined(lastUpdatedLabel) && !defined(t.lastUpdatedLabel) => "lastUpdatedLabel"), select(defined(summary) && !defined(t.summary) => "summary"), select(defined(sections) && !defined(t.sections) => "sections"),\n    select(defined(seo) && !defined(t.seo) => "seo"), select(defined(seo.title) && !defined(t.seo.title) => "seo.title"), select(defined(seo.description) && !defined(t.seo.description) => "seo.description"), select(defined(versions) && !defined(t.versions) => "versions")\n  ][defined(@)]\n}': PRIVACY_POLICY_QUERY_RESULT;
     '*[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(date desc){ date, summary, material, publishedAt, correctedAt, withdrawnAt }': POLICY_VERSIONS_QUERY_RESULT;
     '{\n  "version": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date == $date][0]{ date, title, summary, withdrawnAt, sections[]{ _key, heading, body }, publishedAt, correctedAt, "translation": translations[language == $language][0]{ title, summary, recordedAt, sections[]{ _key, heading, body } } },\n  "previous": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < $date && !defined(withdrawnAt)] | order(date desc)[0]{ date, title, summary, sections[]{ _key, heading, body }, publishedAt, correctedAt, "translation": translations[language == $language][0]{ title, summary, recordedAt, sections[]{ _key, heading, body } } },\n  "translated": *[_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && date < $date && !defined(withdrawnAt) && count(translations[language == $language]) > 0] | order(date desc)[0...20]{ date, publishedAt, correctedAt, "translation": translations[language == $language][0]{ title, summary, recordedAt, sections[]{ _key, heading, body } } }\n}': POLICY_VERSION_QUERY_RESULT;
     '*[_id == "siteSettings"][0].timeZone': TIME_ZONE_QUERY_RESULT;

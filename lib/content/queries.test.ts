@@ -9,14 +9,15 @@ import type {
   LANDING_PAGE_QUERY_RESULT,
   PRIVACY_POLICY_QUERY_RESULT,
   SETTINGS_QUERY_RESULT,
+  SUBSCRIPTION_COPY_QUERY_RESULT,
   SUPPORT_PAGE_QUERY_RESULT,
 } from '@/sanity.types';
 
 import { parseNdjson } from '@school-site/content-lake';
-import type { Perspective } from '@school-site/content-lake';
+import type { Perspective, SanityDocument } from '@school-site/content-lake';
 import { queryDocuments } from '@school-site/content-lake';
 
-import { LANDING_PAGE_QUERY, PRIVACY_POLICY_QUERY, SETTINGS_QUERY, SUPPORT_PAGE_QUERY } from './queries';
+import { LANDING_PAGE_QUERY, PRIVACY_POLICY_QUERY, SETTINGS_QUERY, SUBSCRIPTION_COPY_QUERY, SUPPORT_PAGE_QUERY } from './queries';
 import { SEED_FILE as SEED } from '@/testkit/paths';
 
 /**
@@ -249,6 +250,120 @@ describe('PRIVACY_POLICY_QUERY over the seed', () => {
     const { seo } = await privacyOf();
     expect(seo?.title).toMatch(NON_BLANK);
     expect(seo?.description).toMatch(NON_BLANK);
+  });
+});
+
+describe('a page in another language: each field from the translation, else from the default document', () => {
+  let seed: SanityDocument[];
+
+  beforeAll(async () => {
+    seed = parseNdjson(await readFile(SEED, 'utf8'), SEED);
+  });
+
+  /** A query's result over the seed with some fields of document `id` removed (dotted paths, one level deep at most). */
+  function withoutFields<T>(id: string, paths: readonly string[], query: string, language: string): Promise<T> {
+    const docs = seed.map((doc) => {
+      if (doc._id !== id) return doc;
+      const copy = structuredClone(doc);
+      for (const path of paths) {
+        const [field, inner] = path.split('.') as [string, string | undefined];
+        if (inner) delete (copy[field] as Record<string, unknown>)[inner];
+        else delete copy[field];
+      }
+      return copy;
+    });
+    return queryDocuments<T>(docs, query, { language }, 'published');
+  }
+
+  const inLanguage = <T>(query: string, language: string) => queryDocuments<T>(seed, query, { language }, 'published');
+
+  it('the seed translates every field: nothing falls back in Spanish, nor in the default language', async () => {
+    for (const query of [LANDING_PAGE_QUERY, SUPPORT_PAGE_QUERY, PRIVACY_POLICY_QUERY, SETTINGS_QUERY, SUBSCRIPTION_COPY_QUERY])
+      for (const language of ['es', 'en'])
+        expect((await inLanguage<{ fallback: string[] }>(query, language)).fallback, language).toEqual([]);
+  });
+
+  it('landing: a field the translation lacks comes in English, named in fallback, beside the Spanish fields', async () => {
+    const [en, es] = await Promise.all([
+      landingOf(),
+      withoutFields<LANDING_PAGE_QUERY_RESULT>('landingPage-es', ['faq', 'hero.scrollLabel'], LANDING_PAGE_QUERY, 'es').then((page) =>
+        present(page, 'landingPage in es'),
+      ),
+    ]);
+    expect(es.faq).toEqual(en.faq);
+    expect(es.hero?.scrollLabel).toBe(en.hero?.scrollLabel);
+    expect(es.hero?.headline).not.toBe(en.hero?.headline);
+    expect(es.hero?.headline).toMatch(NON_BLANK);
+    expect(es.fallback.sort()).toEqual(['faq', 'faq.heading', 'faq.items', 'hero.scrollLabel']);
+  });
+
+  it('support: a top-level field and a field of an object, each in English and named', async () => {
+    const [en, es] = await Promise.all([
+      supportOf(),
+      withoutFields<SUPPORT_PAGE_QUERY_RESULT>('supportPage-es', ['faqHeading', 'contact.hoursLabel'], SUPPORT_PAGE_QUERY, 'es').then(
+        (page) => present(page, 'supportPage in es'),
+      ),
+    ]);
+    expect(es.faqHeading).toBe(en.faqHeading);
+    expect(es.contact?.hoursLabel).toBe(en.contact?.hoursLabel);
+    expect(es.contact?.heading).not.toBe(en.contact?.heading);
+    expect(es.fallback.sort()).toEqual(['contact.hoursLabel', 'faqHeading']);
+  });
+
+  it('settings: a word of the frame the translation lacks, in English and named', async () => {
+    const [en, es] = await Promise.all([
+      settingsOf(),
+      withoutFields<SETTINGS_QUERY_RESULT>('siteSettings-es', ['chrome.backHome', 'supportHours'], SETTINGS_QUERY, 'es').then((page) =>
+        present(page, 'siteSettings in es'),
+      ),
+    ]);
+    expect(es.chrome?.backHome).toBe(en.chrome?.backHome);
+    expect(es.supportHours).toBe(en.supportHours);
+    expect(es.chrome?.skipLink).not.toBe(en.chrome?.skipLink);
+    expect(es.fallback.sort()).toEqual(['chrome.backHome', 'supportHours']);
+  });
+
+  it('subscription: the words of its emails and pages in English when the translation has none; the product name its own', async () => {
+    const [en, es] = await Promise.all([
+      inLanguage<SUBSCRIPTION_COPY_QUERY_RESULT>(SUBSCRIPTION_COPY_QUERY, 'en'),
+      withoutFields<SUBSCRIPTION_COPY_QUERY_RESULT>('siteSettings-es', ['subscription'], SUBSCRIPTION_COPY_QUERY, 'es'),
+    ]);
+    expect(es?.subscription).toEqual(en?.subscription);
+    expect(es?.fallback).toEqual(['subscription']);
+    expect(en?.fallback).toEqual([]);
+    // The emails name the default language "".
+    expect(await inLanguage(SUBSCRIPTION_COPY_QUERY, '')).toEqual(en);
+  });
+
+  it('privacy: the words of the versions pages in English when the translation has none; its dates stay in its language', async () => {
+    const es = present(
+      await withoutFields<PRIVACY_POLICY_QUERY_RESULT>('privacyPolicy-es', ['versions'], PRIVACY_POLICY_QUERY, 'es'),
+      'privacyPolicy in es',
+    );
+    expect(es.versions).toEqual((await privacyOf()).versions);
+    expect(es.locale).toBe('es');
+    expect(es.fallback).toEqual(['versions']);
+  });
+
+  it('a language with no translation at all: every field in English, each named', async () => {
+    const [en, vi] = await Promise.all([landingOf(), inLanguage<LANDING_PAGE_QUERY_RESULT>(LANDING_PAGE_QUERY, 'vi')]);
+    const [{ fallback, ...words }, { fallback: none, ...english }] = [present(vi, 'landingPage in vi'), en];
+    expect(none).toEqual([]);
+    expect(words).toEqual(english);
+    expect(fallback).toEqual(expect.arrayContaining(['hero', 'features', 'experience', 'faq', 'stayUpdated', 'seo', 'hero.headline']));
+    // The seed's policy has no summary: only what the default document has falls back.
+    const privacy = present(await inLanguage<PRIVACY_POLICY_QUERY_RESULT>(PRIVACY_POLICY_QUERY, 'vi'), 'privacyPolicy in vi');
+    expect(privacy.locale).toBe('en');
+    expect(privacy.fallback).toEqual([
+      'title',
+      'lastUpdated',
+      'lastUpdatedLabel',
+      'sections',
+      'seo',
+      'seo.title',
+      'seo.description',
+      'versions',
+    ]);
   });
 });
 

@@ -5,7 +5,9 @@ import { defineQuery } from 'groq';
  * groq-js source run these same strings; TypeGen derives the result types.
  * Singletons are matched by type, so the drafts perspective finds their drafts too. Each may have a
  * translation per language: a document of the same type whose `language` is the tag. A page in language
- * $language reads its translation, and the default language's document where there is none.
+ * $language reads each of its fields from the translation, and from the default language's document
+ * where the translation has none (a field added after the page was translated, or no translation at all),
+ * and names those fields in `fallback`, so the page marks their words as the default language's.
  */
 
 /** The site's languages: which it has, the default, and the one whose text of the policy governs. */
@@ -13,73 +15,126 @@ export const LANGUAGES_QUERY = defineQuery(
   `*[_type == "siteSettings" && !defined(language)][0]{ languages[]{ tag, name, direction }, defaultLanguage, governingLanguage }`,
 );
 
-/** The settings are the default document's; their words, the translation's where there is one. */
-export const SETTINGS_QUERY = defineQuery(`*[_type == "siteSettings" && !defined(language)][0]{
+/** The default language's tag, as the site takes it from Site settings (toSiteLanguages): English in a dataset from before languages. */
+const DEFAULT_LANGUAGE = `coalesce(*[_id == "siteSettings"][0].defaultLanguage, *[_id == "siteSettings"][0].languages[0].tag, "en")`;
+
+/**
+ * The default language's document of `type`, with `t`: its translation into $language, the document itself
+ * when $language is the default language (or "", as the emails name it), null when there is none.
+ */
+const withTranslation = <T extends string>(type: T) =>
+  `*[_type == "${type}" && !defined(language)][0]{ ..., "t": select($language in ["", ${DEFAULT_LANGUAGE}] => @, *[_type == "${type}" && language == $language][0]) }` as const;
+
+/** A field from the translation where it has one, else from the default language's document. */
+const either = <F extends string>(field: F) => `"${field}": coalesce(t.${field}, ${field})` as const;
+
+/**
+ * An object field with each of its fields from the translation where it has one, else from the default
+ * language's document (which has every object a page has: a translation only ever lacks some).
+ */
+const merged = <F extends string>(field: F) => `"${field}": ${field}{ ..., ...^.t.${field} }` as const;
+
+/** The name of field `path` where its value is the default language's document's: the translation has none. */
+const fellBack = <P extends string>(path: P) => `select(defined(${path}) && !defined(t.${path}) => "${path}")` as const;
+
+/** The settings are the default document's; their words, the translation's where it has them. */
+export const SETTINGS_QUERY = defineQuery(`${withTranslation('siteSettings')}{
   radiusMiles,
   appStoreUrl,
   playStoreUrl,
   languages[]{ tag, name, direction },
   defaultLanguage,
   governingLanguage,
-  ...coalesce(*[_type == "siteSettings" && language == $language][0], @){
-    productName,
-    description,
-    appStoreFallback,
-    playStoreFallback,
-    headerLinks[]{ _key, label, href },
-    footerColumns[]{ _key, title, links[]{ _key, label, href } },
-    supportHours,
-    replyTime,
-    chrome,
-    notFound,
-    errorPage,
-    formMessages,
-    fieldNames
-  }
+  ${either('productName')},
+  ${either('description')},
+  ${either('appStoreFallback')},
+  ${either('playStoreFallback')},
+  ${either('headerLinks')}[]{ _key, label, href },
+  ${either('footerColumns')}[]{ _key, title, links[]{ _key, label, href } },
+  ${either('supportHours')},
+  ${either('replyTime')},
+  ${merged('chrome')},
+  ${merged('notFound')},
+  ${merged('errorPage')},
+  ${merged('formMessages')},
+  ${merged('fieldNames')},
+  "fallback": [
+    ${fellBack('productName')}, ${fellBack('description')}, ${fellBack('appStoreFallback')}, ${fellBack('playStoreFallback')},
+    ${fellBack('headerLinks')}, ${fellBack('footerColumns')}, ${fellBack('supportHours')}, ${fellBack('replyTime')},
+    ${fellBack('chrome')}, ${fellBack('chrome.skipLink')}, ${fellBack('chrome.languageNav')}, ${fellBack('chrome.rightsReserved')},
+    ${fellBack('chrome.backHome')}, ${fellBack('chrome.shareImageAlt')},
+    ${fellBack('notFound')}, ${fellBack('errorPage')}, ${fellBack('formMessages')}, ${fellBack('fieldNames')}
+  ][defined(@)]
 }`);
 
 /** The subscription's words (lib/forms/subscription-copy.ts): its pages, and the emails the senders write. */
-export const SUBSCRIPTION_COPY_QUERY = defineQuery(
-  `coalesce(*[_type == "siteSettings" && language == $language][0], *[_type == "siteSettings" && !defined(language)][0]){ productName, subscription }`,
-);
-
-export const LANDING_PAGE_QUERY =
-  defineQuery(`coalesce(*[_type == "landingPage" && language == $language][0], *[_type == "landingPage" && !defined(language)][0]){
-  hero{ headline, text, appStoreLabel, playStoreLabel, scrollLabel },
-  features{ heading, intro, cards[]{ _key, title, text, icon } },
-  experience{ heading, intro, steps[]{ _key, title, text } },
-  faq{ heading, items[]{ _key, question, answer } },
-  stayUpdated{ heading, text, emailLabel, placeholder, buttonLabel, pendingLabel, successMessage },
-  seo{ title, description }
+export const SUBSCRIPTION_COPY_QUERY = defineQuery(`${withTranslation('siteSettings')}{
+  ${either('productName')},
+  ${merged('subscription')},
+  "fallback": [${fellBack('productName')}, ${fellBack('subscription')}][defined(@)]
 }`);
 
-export const SUPPORT_PAGE_QUERY =
-  defineQuery(`coalesce(*[_type == "supportPage" && language == $language][0], *[_type == "supportPage" && !defined(language)][0]){
-  heading,
-  intro,
-  cards[]{ _key, title, text, modalTitle, requestType },
-  contact{ heading, text, replyTimeLabel, hoursLabel },
-  form,
-  faqHeading,
-  faq[]{ _key, question, answer },
-  seo{ title, description }
+export const LANDING_PAGE_QUERY = defineQuery(`${withTranslation('landingPage')}{
+  ${merged('hero')}{ headline, text, appStoreLabel, playStoreLabel, scrollLabel },
+  ${merged('features')}{ heading, intro, cards[]{ _key, title, text, icon } },
+  ${merged('experience')}{ heading, intro, steps[]{ _key, title, text } },
+  ${merged('faq')}{ heading, items[]{ _key, question, answer } },
+  ${merged('stayUpdated')}{ heading, text, emailLabel, placeholder, buttonLabel, pendingLabel, successMessage },
+  ${merged('seo')}{ title, description },
+  "fallback": [
+    ${fellBack('hero')}, ${fellBack('hero.headline')}, ${fellBack('hero.text')}, ${fellBack('hero.appStoreLabel')},
+    ${fellBack('hero.playStoreLabel')}, ${fellBack('hero.scrollLabel')},
+    ${fellBack('features')}, ${fellBack('features.heading')}, ${fellBack('features.intro')}, ${fellBack('features.cards')},
+    ${fellBack('experience')}, ${fellBack('experience.heading')}, ${fellBack('experience.intro')}, ${fellBack('experience.steps')},
+    ${fellBack('faq')}, ${fellBack('faq.heading')}, ${fellBack('faq.items')},
+    ${fellBack('stayUpdated')}, ${fellBack('stayUpdated.heading')}, ${fellBack('stayUpdated.text')}, ${fellBack('stayUpdated.emailLabel')},
+    ${fellBack('stayUpdated.placeholder')}, ${fellBack('stayUpdated.buttonLabel')}, ${fellBack('stayUpdated.pendingLabel')},
+    ${fellBack('stayUpdated.successMessage')},
+    ${fellBack('seo')}, ${fellBack('seo.title')}, ${fellBack('seo.description')}
+  ][defined(@)]
+}`);
+
+export const SUPPORT_PAGE_QUERY = defineQuery(`${withTranslation('supportPage')}{
+  ${either('heading')},
+  ${either('intro')},
+  ${either('cards')}[]{ _key, title, text, modalTitle, requestType },
+  ${merged('contact')}{ heading, text, replyTimeLabel, hoursLabel },
+  ${merged('form')},
+  ${either('faqHeading')},
+  ${either('faq')}[]{ _key, question, answer },
+  ${merged('seo')}{ title, description },
+  "fallback": [
+    ${fellBack('heading')}, ${fellBack('intro')}, ${fellBack('cards')},
+    ${fellBack('contact')}, ${fellBack('contact.heading')}, ${fellBack('contact.text')}, ${fellBack('contact.replyTimeLabel')},
+    ${fellBack('contact.hoursLabel')},
+    ${fellBack('form')}, ${fellBack('form.emailLabel')}, ${fellBack('form.subjectLabel')}, ${fellBack('form.messageLabel')},
+    ${fellBack('form.cancel')}, ${fellBack('form.send')}, ${fellBack('form.sending')}, ${fellBack('form.sent')}, ${fellBack('form.error')},
+    ${fellBack('form.success')},
+    ${fellBack('faqHeading')}, ${fellBack('faq')}, ${fellBack('seo')}, ${fellBack('seo.title')}, ${fellBack('seo.description')}
+  ][defined(@)]
 }`);
 
 /** The record's versions (policy-record.ts): published only, whatever the perspective, as a record holds no draft. */
 const RECORD = `_type == "privacyPolicyVersion" && !(_id in path("drafts.**")) && !(_id in path("versions.**"))`;
 
-/** The policy, its versions pages' words, and the version before its own date (for the link to what changed). */
-export const PRIVACY_POLICY_QUERY =
-  defineQuery(`coalesce(*[_type == "privacyPolicy" && language == $language][0], *[_type == "privacyPolicy" && !defined(language)][0]){
-  "locale": coalesce(language, *[_id == "siteSettings"][0].defaultLanguage, "en"),
-  title,
-  lastUpdated,
-  lastUpdatedLabel,
-  summary,
-  sections[]{ _key, heading, body },
-  seo{ title, description },
-  versions,
-  "previousDate": *[${RECORD} && date < ^.lastUpdated] | order(date desc)[0].date
+/**
+ * The policy, its versions pages' words, and the version before its own date (for the link to what changed).
+ * Dates are written in the translation's language, or the default's where there is no translation.
+ */
+export const PRIVACY_POLICY_QUERY = defineQuery(`${withTranslation('privacyPolicy')}{
+  "locale": coalesce(t.language, ${DEFAULT_LANGUAGE}),
+  ${either('title')},
+  ${either('lastUpdated')},
+  ${either('lastUpdatedLabel')},
+  ${either('summary')},
+  ${either('sections')}[]{ _key, heading, body },
+  ${merged('seo')}{ title, description },
+  ${merged('versions')},
+  "previousDate": *[${RECORD} && date < coalesce(^.t.lastUpdated, ^.lastUpdated)] | order(date desc)[0].date,
+  "fallback": [
+    ${fellBack('title')}, ${fellBack('lastUpdated')}, ${fellBack('lastUpdatedLabel')}, ${fellBack('summary')}, ${fellBack('sections')},
+    ${fellBack('seo')}, ${fellBack('seo.title')}, ${fellBack('seo.description')}, ${fellBack('versions')}
+  ][defined(@)]
 }`);
 
 /** Every version, newest first, without its text: what the list at /privacy/versions shows, and which is in effect. */

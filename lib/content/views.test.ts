@@ -140,6 +140,7 @@ describe('what an editor left empty', () => {
         faq: null,
         stayUpdated: null,
         seo: null,
+        fallback: [],
       },
       settings,
     );
@@ -159,7 +160,7 @@ describe('what an editor left empty', () => {
     });
     expect(support.cards).toEqual([{ _key: 'c', title: '', text: '', modalTitle: '', requestType: 'issue' }]);
     const empty = { title: null, lastUpdated: null, lastUpdatedLabel: null, summary: null, sections: null, seo: null };
-    expect(toPrivacyView({ ...empty, locale: 'en', versions: null, previousDate: null }, settings)).toMatchObject({
+    expect(toPrivacyView({ ...empty, locale: 'en', versions: null, previousDate: null, fallback: [] }, settings)).toMatchObject({
       meta: { title: '', description: undefined },
       title: '',
       lastUpdated: null,

@@ -43,7 +43,9 @@ export type SubscriptionCopyKey = (typeof SUBSCRIPTION_COPY_KEYS)[number];
 export type SubscriptionCopy = Record<SubscriptionCopyKey, string>;
 
 /** Every text with {productName} filled in; {date} stays for the notice to fill. */
-export function toSubscriptionCopy(result: SUBSCRIPTION_COPY_QUERY_RESULT): SubscriptionCopy {
+export function toSubscriptionCopy(
+  result: Pick<NonNullable<SUBSCRIPTION_COPY_QUERY_RESULT>, 'productName' | 'subscription'> | null,
+): SubscriptionCopy {
   return texts(fillTokens(result?.subscription, { productName: result?.productName }), SUBSCRIPTION_COPY_KEYS);
 }
 

@@ -7,7 +7,7 @@ import type {
 
 import { queryDocuments } from '@school-site/content-lake';
 import { LANDING_PAGE_QUERY, PRIVACY_POLICY_QUERY, SETTINGS_QUERY, SUPPORT_PAGE_QUERY } from '../lib/content/queries';
-import { readDataset } from './dataset';
+import { readDataset, type Doc } from './dataset';
 import { SEED_FILE } from './paths';
 
 /** The committed seed dataset, which unit tests read as the local lake answers the site. */
@@ -20,12 +20,17 @@ function present<T>(value: T | null | undefined, what: string): T {
 
 /** The four page queries' published results over a dataset file (the seed by default), each present. */
 export async function queryResults(file = SEED_FILE) {
-  const documents = await readDataset(file);
+  return resultsOf(await readDataset(file));
+}
+
+/** The four page queries' published results over `documents`, in `language` (the default's by default), each present. */
+export async function resultsOf(documents: Doc[], language = 'en') {
+  const params = { language };
   const [settings, landing, support, privacy] = await Promise.all([
-    queryDocuments<SETTINGS_QUERY_RESULT>(documents, SETTINGS_QUERY, { language: 'en' }, 'published'),
-    queryDocuments<LANDING_PAGE_QUERY_RESULT>(documents, LANDING_PAGE_QUERY, { language: 'en' }, 'published'),
-    queryDocuments<SUPPORT_PAGE_QUERY_RESULT>(documents, SUPPORT_PAGE_QUERY, { language: 'en' }, 'published'),
-    queryDocuments<PRIVACY_POLICY_QUERY_RESULT>(documents, PRIVACY_POLICY_QUERY, { language: 'en' }, 'published'),
+    queryDocuments<SETTINGS_QUERY_RESULT>(documents, SETTINGS_QUERY, params, 'published'),
+    queryDocuments<LANDING_PAGE_QUERY_RESULT>(documents, LANDING_PAGE_QUERY, params, 'published'),
+    queryDocuments<SUPPORT_PAGE_QUERY_RESULT>(documents, SUPPORT_PAGE_QUERY, params, 'published'),
+    queryDocuments<PRIVACY_POLICY_QUERY_RESULT>(documents, PRIVACY_POLICY_QUERY, params, 'published'),
   ]);
   return {
     settings: present(settings, 'siteSettings'),

@@ -1,7 +1,7 @@
 import 'server-only';
 
 import { stegaClean } from '@sanity/client/stega';
-import { cacheLife, cacheTag } from 'next/cache';
+import { cacheLife } from 'next/cache';
 import { cache } from 'react';
 
 import { siteUrl } from '@/lib/env/public';
@@ -11,26 +11,25 @@ import { fetchContent, fetchRecord, isPreview } from './fetch';
 import { isCalendarDate, versionAt } from '@/lib/policy/policy-archive';
 import { toPolicyFeed } from './policy-feed';
 import { toSiteNoticeView, toUpcomingView } from '@/lib/policy/policy-notice-views';
-import { policyState, secondsTrue } from '@/lib/policy/policy-schedule';
 import {
   LANDING_PAGE_QUERY,
   POLICY_VERSION_QUERY,
-  POLICY_VERSIONS_QUERY,
   PRIVACY_POLICY_QUERY,
   SETTINGS_QUERY,
   SUBSCRIPTION_COPY_QUERY,
   SUPPORT_PAGE_QUERY,
-  TIME_ZONE_QUERY,
 } from './queries';
+import { getPolicySchedule } from './record-schedule';
 
-import { getSiteLanguages, inLanguage } from './languages';
-import { dayIn, timeZoneOf } from '@/lib/shared/site-time';
+import { getFallbackLang, getSiteLanguages, inLanguage } from './languages';
 import { toVersionsCopy } from '@/lib/policy/version-copy';
 import { toChangesView, toVersionListView, toVersionView } from './version-views';
 import { comparedTexts, earlierTranslation, languageLines, readerText } from './version-text';
 import { toSubscriptionCopy } from '@/lib/forms/subscription-copy';
+import { fallbackLanguage } from '@/lib/shared/text-language';
 import { NOT_FOUND_DEFAULTS, type NotFoundCopy } from './status-copy';
-import { toLandingView, toPrivacyView, toSettingsView, toSupportView } from './views';
+import { toPrivacyView } from './policy-view';
+import { toLandingView, toSettingsView, toSupportView } from './views';
 
 export { getLocalPath, getPageLanguage, getSiteLanguages } from './languages';
 
@@ -42,11 +41,13 @@ export { getLocalPath, getPageLanguage, getSiteLanguages } from './languages';
 /** The settings as queried in `language`: the views fill {radius} and the store links from them. */
 const settingsResult = cache((language: string) => fetchContent(SETTINGS_QUERY, 'siteSettings', { language }));
 
-export const getSettings = cache(async (language: string) => inLanguage(language, toSettingsView(await settingsResult(language))));
+export const getSettings = cache(async (language: string) =>
+  inLanguage(language, toSettingsView(await settingsResult(language), await getFallbackLang(language))),
+);
 
 export const getLandingPage = cache(async (language: string) => {
   const [settings, page] = await Promise.all([settingsResult(language), fetchContent(LANDING_PAGE_QUERY, 'landingPage', { language })]);
-  return inLanguage(language, toLandingView(page, settings));
+  return inLanguage(language, toLandingView(page, settings, await getFallbackLang(language)));
 });
 
 /** The words of the confirmation and unsubscribe pages (and the emails, which the senders read themselves: lib/mail/copy.ts). */
@@ -55,41 +56,10 @@ export const getSubscriptionCopy = cache(async (language: string) =>
 );
 
 export const getSupportPage = cache(async (language: string) =>
-  inLanguage(language, toSupportView(await fetchContent(SUPPORT_PAGE_QUERY, 'supportPage', { language }))),
+  inLanguage(language, toSupportView(await fetchContent(SUPPORT_PAGE_QUERY, 'supportPage', { language }), await getFallbackLang(language))),
 );
 
 const policyResult = cache((language: string) => fetchContent(PRIVACY_POLICY_QUERY, 'privacyPolicy', { language }));
-
-/** The record of the policy's versions without their text, newest first (policy-record.ts). */
-const versionList = () => fetchRecord(POLICY_VERSIONS_QUERY);
-
-/**
- * Today in the site's time zone, true until the next of the record's `days` begins (policy-schedule.ts), under the
- * policy's tag, which the policy clock expires as a version takes effect (policy-clock.ts); a page's lifetime follows.
- */
-async function siteToday(timeZone: string, days: readonly string[]): Promise<string> {
-  'use cache';
-  cacheTag('privacyPolicy');
-  const now = Date.now();
-  cacheLife({ revalidate: secondsTrue(days, timeZone, now), expire: DAY_S });
-  return dayIn(now, timeZone);
-}
-
-const DAY_S = 86_400;
-
-/** The record, today, and which versions are in effect and announced then (policy-schedule.ts). */
-const getPolicySchedule = cache(async () => {
-  // Published, in draft mode too, and read without the request (generateStaticParams has none).
-  const [list, zone] = await Promise.all([versionList(), fetchRecord(TIME_ZONE_QUERY)]);
-  const timeZone = timeZoneOf(zone);
-  const versions = list.flatMap(({ date, publishedAt, ...rest }) => (date && publishedAt ? [{ ...rest, date, publishedAt }] : []));
-  const today = await siteToday(
-    timeZone,
-    versions.filter(({ withdrawnAt }) => !withdrawnAt).map(({ date }) => date),
-  );
-  const { current, upcoming } = policyState(versions, today);
-  return { versions, today, timeZone, current, next: upcoming[0], dates: versions.map(({ date }) => date) };
-});
 
 /**
  * /privacy: for visitors the version in effect (and the one announced, if any); in draft mode the policy
@@ -99,19 +69,24 @@ export const getPrivacyPolicy = cache(async (language: string) => inLanguage(lan
 
 async function privacyPolicy(language: string) {
   const [settings, page, site] = await Promise.all([settingsResult(language), policyResult(language), getSiteLanguages()]);
-  const { current, next } = await getPolicySchedule();
-  if (!current || (await isPreview())) return toPrivacyView(page, settings);
+  const [{ current, next }, lang] = await Promise.all([getPolicySchedule(), getFallbackLang(language)]);
+  if (!current || (await isPreview())) return toPrivacyView(page, settings, undefined, lang);
   const { version, previous, translated } = await fetchRecord(POLICY_VERSION_QUERY, { date: current.date, language });
-  if (!version) return toPrivacyView(page, settings);
+  if (!version) return toPrivacyView(page, settings, undefined, lang);
   const [copy, shown] = [toVersionsCopy(page), readerText(version, language === site.defaultLanguage)];
   const [upcoming, lines] = [next ? toUpcomingView(next, copy, true) : null, languageLines(shown, copy, earlierTranslation(translated))];
-  return toPrivacyView(page, settings, { version: shown, previousDate: previous?.date ?? null, upcoming, lines });
+  return toPrivacyView(page, settings, { version: shown, previousDate: previous?.date ?? null, upcoming, lines }, lang);
 }
 
 /** The line every public page carries while a version is announced; null otherwise. */
 export const getSiteNotice = cache(async (language: string) => {
   const { next } = await getPolicySchedule();
-  return next ? inLanguage(language, toSiteNoticeView(next, toVersionsCopy(await policyResult(language)))) : null;
+  if (!next) return null;
+  const [page, lang] = await Promise.all([policyResult(language), getFallbackLang(language)]);
+  return inLanguage(language, {
+    ...toSiteNoticeView(next, toVersionsCopy(page)),
+    lang: fallbackLanguage(page.fallback, lang).of('versions'),
+  });
 });
 
 /** Page `page` of the list of versions, newest first; null past the last. */
@@ -157,7 +132,7 @@ export const getPolicyChanges = cache(async (language: string, value: string) =>
   if (!version || !previous) return null;
   // Both in the reader's language, or both in the default: a diff across languages says nothing.
   const [after, before] = comparedTexts(version, previous, language === site.defaultLanguage);
-  return inLanguage(language, await changesView(after, before, value === schedule.current?.date, policy.versions, settings));
+  return inLanguage(language, await changesView(after, before, value === schedule.current?.date, policy.versions, settings, policy.langOf));
 });
 
 /** The Atom feed of the versions and their announcements (policy-feed.ts). */

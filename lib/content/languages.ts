@@ -4,6 +4,7 @@ import { cache } from 'react';
 
 import { languageOfSegment, localizeHref, pathPrefix, toSiteLanguages, withLocalHrefs, type SiteLanguages } from '@/lib/shared/languages';
 import { serveLanguages } from '@/lib/shared/language-gate';
+import { defaultLanguageAttrs } from '@/lib/shared/text-language';
 
 import { createSanityClient } from './client';
 import { fetchPublished } from './fetch';
@@ -34,6 +35,9 @@ const READ_TIMEOUT_MS = 10_000;
 
 /** The language of a page's route segment; null when the site has no such language. */
 export const getPageLanguage = cache(async (segment: string) => languageOfSegment(segment, await getSiteLanguages()));
+
+/** The attributes a page in `language` puts around the default language's words it shows (null on the default's own pages). */
+export const getFallbackLang = cache(async (language: string) => defaultLanguageAttrs(await getSiteLanguages(), language));
 
 /** A view in `language`: its links of the site under the language's prefix (/es/…). */
 export const inLanguage = async <T>(language: string, view: T): Promise<T> =>

@@ -3,6 +3,7 @@ import type { POLICY_VERSION_QUERY_RESULT } from '@/sanity.types';
 import { isUpToDate } from '@/lib/policy/policy-record';
 import { withDates, type VersionsCopy } from '@/lib/policy/version-copy';
 import { versionPath } from '@/lib/shared/public-pages';
+import type { LangAttrs } from '@/lib/shared/text-language';
 import { formatDate } from '@/lib/shared/view-fields';
 
 /**
@@ -37,6 +38,13 @@ export function readerText<V extends Texts>(version: V, isDefault: boolean) {
   return { ...version, title, summary, sections, pending: false, translated: true };
 }
 
+/**
+ * The attributes of a text of a version on a page: `governing`'s (the default language's on a page in
+ * another) while the reader's is not ready, none when the text is the reader's own.
+ */
+export const textLanguage = (text: { pending: boolean }, governing: LangAttrs | null | undefined): LangAttrs | undefined =>
+  (text.pending && governing) || undefined;
+
 /** The newest of `earlier` (newest first) whose translation a reader may read as that version's. */
 export const earlierTranslation = (earlier: readonly (Recorded & { date: string | null })[]) => earlier.find(translated)?.date ?? null;
 
@@ -55,8 +63,16 @@ export function languageLines(text: { pending: boolean; translated: boolean }, c
   };
 }
 
-/** What a diff compares: both versions in the reader's language when both have it, else both in the default; a diff across languages says nothing. */
+/**
+ * What a diff compares: both versions in the reader's language when both have it, else both in the default
+ * (`pending` when the reader's was wanted); a diff across languages says nothing.
+ */
 export function comparedTexts<A extends Texts, B extends Texts>(version: A, previous: B, isDefault: boolean) {
   const [after, before] = [readerText(version, isDefault), readerText(previous, isDefault)];
-  return after.translated && before.translated ? ([after, before] as const) : ([version, previous] as const);
+  if (after.translated && before.translated) return [after, before] as const;
+  const governing = { pending: !isDefault, translated: false };
+  return [
+    { ...version, ...governing },
+    { ...previous, ...governing },
+  ] as const;
 }

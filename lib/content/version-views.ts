@@ -6,8 +6,9 @@ import { diffSections } from '@/lib/policy/policy-diff';
 import { dayIn } from '@/lib/shared/site-time';
 import { withDates, type VersionsCopy } from '@/lib/policy/version-copy';
 import { clean, formatDate, text } from '@/lib/shared/view-fields';
-import { policySections, type PrivacyPolicyView, type SettingsResult } from './views';
-import { languageLines, type readerText } from './version-text';
+import { policySections, type PolicyLanguages, type PrivacyPolicyView } from './policy-view';
+import type { SettingsResult } from './views';
+import { languageLines, textLanguage, type readerText } from './version-text';
 
 type Entry = Omit<POLICY_VERSIONS_QUERY_RESULT[number], 'date' | 'publishedAt'> & { date: string; publishedAt: string };
 /**
@@ -99,8 +100,11 @@ export function toVersionView(
       : stands.state === 'upcoming'
         ? withDates(copy.notYetNotice, { date: dateText })
         : withDates(copy.notice, { from: formatDate(stands.from, copy.locale), to: stands.to ? formatDate(stands.to, copy.locale) : '' });
+  const governing = textLanguage(version, policy.langOf.governing);
   return {
     meta: { title: clean(withDates(copy.versionTitle, { date: dateText })), description: clean(copy.listDescription) },
+    // The record's text is in one language; the page's words are the policy document's.
+    langOf: { ...policy.langOf, title: governing, summary: governing, sections: governing } satisfies PolicyLanguages,
     title: text(version.title),
     lastUpdated: { label: policy.lastUpdated?.label ?? '', dateTime: date, text: dateText },
     notice,
@@ -116,14 +120,16 @@ export function toVersionView(
 
 /**
  * What changed from the version before: its sections, each unchanged, changed word by word, added or
- * removed. In the reader's language when both versions have it (readerText); otherwise both in the default.
+ * removed. In the reader's language when both versions have it (readerText); otherwise both in the default,
+ * `pending` when the reader's was wanted (comparedTexts). `languages`: the policy page's (views.ts).
  */
 export function toChangesView(
-  version: Pick<Version, 'date' | 'summary' | 'sections'>,
+  version: Pick<Version, 'date' | 'summary' | 'sections'> & { pending: boolean },
   previous: Pick<Previous, 'date' | 'sections'>,
   isCurrent: boolean,
   copy: VersionsCopy,
   settings: SettingsResult,
+  languages?: PolicyLanguages,
 ) {
   const date = version.date!;
   const plain = (sections: Version['sections']) =>
@@ -131,6 +137,8 @@ export function toChangesView(
   const heading = withDates(copy.changesHeading, { date: formatDate(date, copy.locale) });
   return {
     meta: { title: clean(heading), description: clean(copy.listDescription) },
+    // The compared text's, and the page's own words'.
+    langOf: { text: textLanguage(version, languages?.governing), words: languages?.versions },
     heading,
     intro: withDates(copy.changesIntro, { date: formatDate(previous.date!, copy.locale) }),
     versionLink: { label: formatDate(date, copy.locale), date, href: isCurrent ? ROUTES.privacy : versionPath(date) },

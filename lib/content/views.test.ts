@@ -5,8 +5,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { REQUEST_TYPES } from '@/lib/forms/request-types';
 
-import { queryResults, stringsIn } from '../../testkit/seed-queries';
-import { toLandingView, toPrivacyView, toSettingsView, toSupportView } from './views';
+import { readDataset, type Doc } from '../../testkit/dataset';
+import { queryResults, resultsOf, SEED_FILE, stringsIn } from '../../testkit/seed-queries';
+import { toPrivacyView } from './policy-view';
+import { toChangesView } from './version-views';
+import { toLandingView, toSettingsView, toSupportView } from './views';
 
 type Results = Awaited<ReturnType<typeof queryResults>>;
 
@@ -194,9 +197,10 @@ describe('the copy of the forms, the frame and the status pages', () => {
   });
 
   it('support: the request form labels and states', () => {
-    const { form } = toSupportView(seed.support);
+    const { langOf, ...form } = toSupportView(seed.support).form;
     expect(Object.values(form).every((text) => /\S/.test(text))).toBe(true);
     expect(form.success).toBe(seed.support.form?.success);
+    expect(langOf).toEqual({});
   });
 
   it('privacy: the label before the date', () => {
@@ -208,5 +212,108 @@ describe('the copy of the forms, the frame and the status pages', () => {
     expect(settings.chrome.shareImageAlt).toBe(seed.settings.chrome?.shareImageAlt);
     expect(settings.notFound.description).toBe(seed.settings.notFound?.description);
     expect(settings.chrome.skipLink).not.toBe(seed.settings.chrome?.skipLink);
+  });
+});
+
+describe('the default language on a page in another', () => {
+  const EN = { lang: 'en', dir: 'ltr' } as const;
+  let documents: Doc[];
+
+  beforeAll(async () => {
+    documents = await readDataset(SEED_FILE);
+  });
+
+  /** The seed with fields removed from translation `id` (dotted paths, one level deep at most). */
+  const without = (id: string, paths: readonly string[]) =>
+    documents.map((doc) => {
+      if (doc._id !== id) return doc;
+      const copy = structuredClone(doc);
+      for (const [field, inner] of paths.map((path) => path.split('.') as [string, string | undefined]))
+        if (inner) delete (copy[field] as Record<string, unknown>)[inner];
+        else delete copy[field];
+      return copy;
+    });
+
+  it('marks each field a translation lacks, and a section it lacks whole, with the default language and its direction', async () => {
+    const results = await resultsOf(
+      without('landingPage-es', ['faq', 'hero.scrollLabel', 'stayUpdated.successMessage']).map((doc) =>
+        doc._id === 'siteSettings-es'
+          ? { ...doc, chrome: { ...(doc.chrome as object), backHome: undefined }, supportHours: undefined }
+          : doc,
+      ),
+      'es',
+    );
+    const [landing, settings] = [toLandingView(results.landing, results.settings, EN), toSettingsView(results.settings, EN)];
+    expect(landing.faq.lang).toEqual(EN);
+    expect(landing.faq.langOf).toEqual({});
+    expect(landing.hero.langOf).toEqual({ scrollLabel: EN });
+    expect(landing.stayUpdated.langOf).toEqual({ successMessage: EN });
+    for (const section of [landing.features, landing.experience]) expect(section).toMatchObject({ langOf: {} });
+    expect(landing.features.lang).toBeUndefined();
+    expect(settings.chrome.langOf).toEqual({ backHome: EN });
+    expect(settings.langOf).toEqual({ supportHours: EN });
+    expect(settings.messages.lang).toBeUndefined();
+  });
+
+  it('marks every section of a page with no translation at all', async () => {
+    const results = await resultsOf(documents, 'vi');
+    const [landing, support] = [toLandingView(results.landing, results.settings, EN), toSupportView(results.support, EN)];
+    for (const section of [landing.features, landing.experience, landing.faq]) expect(section.lang).toEqual(EN);
+    // The hero and the sign-up hold the settings' words too: each of their fields is marked instead.
+    expect(Object.keys(landing.hero.langOf).sort()).toEqual(['appStoreLabel', 'headline', 'playStoreLabel', 'scrollLabel', 'text']);
+    expect(landing.hero.stores.map(({ langOf }) => langOf)).toEqual([
+      { label: EN, fallback: EN },
+      { label: EN, fallback: EN },
+    ]);
+    expect(support.langOf).toEqual({ heading: EN, intro: EN });
+    expect(support.cards.every(({ lang }) => lang === EN)).toBe(true);
+    expect(support.contact.langOf).toEqual({ heading: EN, text: EN, replyTimeLabel: EN, hoursLabel: EN });
+    expect(support.faq.langOf).toEqual({ heading: EN, items: EN });
+    expect(Object.keys(support.form.langOf)).toHaveLength(9);
+    expect(toSettingsView(results.settings, EN).messages.lang).toEqual(EN);
+  });
+
+  it('marks nothing on the default language’s own pages, nor on a page whose translation is whole', async () => {
+    const [english, spanish] = await Promise.all([resultsOf(documents, 'en'), resultsOf(documents, 'es')]);
+    for (const [results, lang] of [
+      [english, null],
+      [spanish, EN],
+    ] as const) {
+      const { governing, ...policy } = toPrivacyView(results.privacy, results.settings, undefined, lang).langOf;
+      const views = JSON.stringify([
+        toLandingView(results.landing, results.settings, lang),
+        toSupportView(results.support, lang),
+        toSettingsView(results.settings, lang),
+        policy,
+      ]);
+      // Attributes left undefined are no attributes: JSON drops them as React does.
+      expect(views).not.toContain('"lang"');
+      // What the governing text would carry, were it shown instead of the reader's.
+      expect(governing).toEqual(lang ?? undefined);
+    }
+    // The default language's pages mark nothing even with a fallback list.
+    expect(toLandingView({ ...english.landing, fallback: ['faq'] }, english.settings, null).faq.lang).toBeUndefined();
+  });
+
+  it('privacy: the governing text, while the reader’s translation is not ready, carries the default language', () => {
+    const version = { title: 'Privacy Policy', summary: null, sections: seed.privacy.sections, date: '2026-11-22' };
+    const page = (pending: boolean) =>
+      toPrivacyView(seed.privacy, seed.settings, { version: { ...version, pending }, previousDate: null, upcoming: null }, EN).langOf;
+    expect(page(true)).toMatchObject({ title: EN, summary: EN, sections: EN });
+    expect(page(false)).toMatchObject({ title: undefined, summary: undefined, sections: undefined });
+    // In draft mode (no record), the document's own fields, each as the query says.
+    const draft = toPrivacyView({ ...seed.privacy, fallback: ['sections', 'versions'] }, seed.settings, undefined, EN).langOf;
+    expect(draft).toEqual({ title: undefined, summary: undefined, sections: EN, lastUpdatedLabel: undefined, versions: EN, governing: EN });
+  });
+
+  it('changes: two versions compared in the default language carry it; the page’s own words, the policy’s', () => {
+    const policy = toPrivacyView({ ...seed.privacy, fallback: ['versions'] }, seed.settings, undefined, EN);
+    const [after, before] = [
+      { date: '2026-11-22', summary: null, sections: seed.privacy.sections, pending: true },
+      { date: '2026-10-01', sections: seed.privacy.sections },
+    ];
+    const changes = (pending: boolean) => toChangesView({ ...after, pending }, before, true, policy.versions, seed.settings, policy.langOf);
+    expect(changes(true).langOf).toEqual({ text: EN, words: EN });
+    expect(changes(false).langOf).toEqual({ text: undefined, words: EN });
   });
 });

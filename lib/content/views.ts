@@ -1,39 +1,36 @@
 import { stegaClean } from '@sanity/client/stega';
 
-import { changesPath, ROUTES } from '@/lib/shared/public-pages';
+import { ROUTES } from '@/lib/shared/public-pages';
 import { toMessageCopy } from '@/lib/forms/messages';
 import type { RequestType } from '@/lib/forms/request-types';
-import type {
-  BlockContent,
-  LANDING_PAGE_QUERY_RESULT,
-  PRIVACY_POLICY_QUERY_RESULT,
-  SETTINGS_QUERY_RESULT,
-  SUPPORT_PAGE_QUERY_RESULT,
-} from '@/sanity.types';
+import type { LANDING_PAGE_QUERY_RESULT, SETTINGS_QUERY_RESULT, SUPPORT_PAGE_QUERY_RESULT } from '@/sanity.types';
 
-import type { UpcomingView } from '@/lib/policy/policy-notice-views';
 import type { ErrorCopy, NotFoundCopy } from './status-copy';
-import type { languageLines } from './version-text';
 import { fillTokens } from '@/lib/shared/tokens';
-import { toVersionsCopy } from '@/lib/policy/version-copy';
-import { clean, cleanOrNull, faqView, formatDate, links, pageMeta, text, texts, type Maybe } from '@/lib/shared/view-fields';
+import { fallbackLanguage, type LangAttrs, type SectionLanguage } from '@/lib/shared/text-language';
+import { clean, cleanOrNull, faqView, links, pageMeta, text, texts, type Maybe } from '@/lib/shared/view-fields';
 
 /**
  * What pages render, made from the query results (TypeGen's types) in one place: defaults filled,
  * {radius} filled in from Site settings, and every string meant for an attribute, metadata, structured
  * data or a form value already clean of stega markers (draft mode encodes them into visible text for
  * click-to-edit; anywhere else they would be invisible junk). Components only lay these out.
+ *
+ * `fallbackLang`: the attributes of the default language's words on a page in another (null on the default
+ * language's own pages). Where a page shows a field its translation lacks (the query's `fallback`), the view
+ * says so as `lang` (a section all of whose words are the default's) and `langOf` (each field that is), for
+ * the element around those words.
  */
 
 type LandingResult = NonNullable<LANDING_PAGE_QUERY_RESULT>;
 type SupportResult = NonNullable<SUPPORT_PAGE_QUERY_RESULT>;
 export type SettingsResult = NonNullable<SETTINGS_QUERY_RESULT>;
-type PrivacyResult = NonNullable<PRIVACY_POLICY_QUERY_RESULT>;
 
 type FeatureIcon = NonNullable<NonNullable<NonNullable<LandingResult['features']>['cards']>[number]['icon']>;
 
-export function toSettingsView(settings: SettingsResult) {
+export function toSettingsView(settings: SettingsResult, fallbackLang: LangAttrs | null = null) {
   const { chrome, notFound, errorPage } = settings;
+  const words = fallbackLanguage(settings.fallback, fallbackLang);
   return {
     productName: text(settings.productName),
     // The home page, as every page links to it (in a language, under its prefix).
@@ -51,6 +48,8 @@ export function toSettingsView(settings: SettingsResult) {
       ...texts(chrome, ['skipLink', 'languageNav', 'rightsReserved', 'backHome']),
       // The share image's alt text, in the page's metadata.
       shareImageAlt: clean(chrome?.shareImageAlt),
+      // Its words are spread over the frame (the skip link, the footer, the way home): each marks its own.
+      langOf: words.fields('chrome'),
     },
     notFound: {
       ...texts(notFound, ['label', 'heading', 'text', 'homeLink', 'supportLink']),
@@ -58,7 +57,14 @@ export function toSettingsView(settings: SettingsResult) {
     } satisfies NotFoundCopy,
     errorPage: texts(errorPage, ['label', 'heading', 'text', 'retry', 'homeLink']) satisfies ErrorCopy,
     // Every form message by code, and the field names they fill in (lib/forms/messages.ts).
-    messages: toMessageCopy(settings.formMessages, settings.fieldNames),
+    messages: { ...toMessageCopy(settings.formMessages, settings.fieldNames), lang: words.of('formMessages') },
+    langOf: {
+      productName: words.of('productName'),
+      headerLinks: words.of('headerLinks'),
+      footerColumns: words.of('footerColumns'),
+      supportHours: words.of('supportHours'),
+      replyTime: words.of('replyTime'),
+    },
   };
 }
 
@@ -67,11 +73,15 @@ const FALLBACK_ICON: FeatureIcon = 'radius';
 /** A store line ("Search “{productName}” in the App Store") with the product name filled in. */
 const storeLine = (line: Maybe<string>, settings: SettingsResult) => text(fillTokens(line, { productName: settings.productName }));
 
-export function toLandingView(result: LandingResult, settings: SettingsResult) {
+export function toLandingView(result: LandingResult, settings: SettingsResult, fallbackLang: LangAttrs | null = null) {
   const { hero, features, experience, faq, stayUpdated, seo } = fillTokens(result, { radius: settings.radiusMiles });
+  const [words, settingsWords] = [fallbackLanguage(result.fallback, fallbackLang), fallbackLanguage(settings.fallback, fallbackLang)];
+  // The hero and the sign-up hold words of the settings too: their fields are marked one by one, never the whole.
+  const heroLangOf = words.fields('hero');
   return {
     meta: pageMeta(seo),
     hero: {
+      langOf: heroLangOf,
       headline: text(hero?.headline),
       text: text(hero?.text),
       // Each store button with its listing from Site settings; href null while there is none, and then
@@ -82,17 +92,20 @@ export function toLandingView(result: LandingResult, settings: SettingsResult) {
           label: text(hero?.appStoreLabel),
           href: cleanOrNull(settings.appStoreUrl),
           fallback: storeLine(settings.appStoreFallback, settings),
+          langOf: { label: heroLangOf.appStoreLabel, fallback: settingsWords.of('appStoreFallback') },
         },
         {
           key: 'playStore',
           label: text(hero?.playStoreLabel),
           href: cleanOrNull(settings.playStoreUrl),
           fallback: storeLine(settings.playStoreFallback, settings),
+          langOf: { label: heroLangOf.playStoreLabel, fallback: settingsWords.of('playStoreFallback') },
         },
       ],
       scrollLabel: clean(hero?.scrollLabel),
     },
     features: {
+      ...words.section('features'),
       heading: text(features?.heading),
       intro: text(features?.intro),
       cards: (features?.cards ?? []).map((card) => ({
@@ -103,14 +116,16 @@ export function toLandingView(result: LandingResult, settings: SettingsResult) {
       })),
     },
     experience: {
+      ...words.section('experience'),
       heading: text(experience?.heading),
       intro: text(experience?.intro),
       steps: (experience?.steps ?? []).map((step) => ({ _key: step._key, title: text(step.title), text: text(step.text) })),
     },
-    faq: faqView(faq?.heading, faq?.items),
+    faq: { ...faqView(faq?.heading, faq?.items), ...words.section('faq') },
     stayUpdated: {
       ...texts(stayUpdated, ['heading', 'text', 'emailLabel', 'buttonLabel', 'pendingLabel', 'successMessage']),
       placeholder: clean(stayUpdated?.placeholder),
+      langOf: words.fields('stayUpdated'),
     },
   };
 }
@@ -118,13 +133,17 @@ export function toLandingView(result: LandingResult, settings: SettingsResult) {
 /** The request type a card's form sends when the editor has not chosen one. */
 const DEFAULT_REQUEST_TYPE: RequestType = 'issue';
 
-export function toSupportView(result: SupportResult) {
+export function toSupportView(result: SupportResult, fallbackLang: LangAttrs | null = null) {
   const { contact, form } = result;
+  const words = fallbackLanguage(result.fallback, fallbackLang);
   return {
     meta: pageMeta(result.seo),
     heading: text(result.heading),
     intro: text(result.intro),
+    langOf: { heading: words.of('heading'), intro: words.of('intro') },
     cards: (result.cards ?? []).map((card) => ({
+      // A card and its form's title are one item of the cards: both in the translation's words, or both in the default's.
+      lang: words.of('cards'),
       _key: card._key,
       title: text(card.title),
       text: text(card.text),
@@ -132,64 +151,17 @@ export function toSupportView(result: SupportResult) {
       // A form value and a stored column.
       requestType: stegaClean(card.requestType) ?? DEFAULT_REQUEST_TYPE,
     })),
-    contact: texts(contact, ['heading', 'text', 'replyTimeLabel', 'hoursLabel']),
-    form: texts(form, ['emailLabel', 'subjectLabel', 'messageLabel', 'cancel', 'send', 'sending', 'sent', 'error', 'success']),
-    faq: faqView(result.faqHeading, result.faq),
-  };
-}
-
-/** Portable Text with its link targets clean (they become href attributes). */
-const withCleanLinks = (blocks: BlockContent): BlockContent =>
-  blocks.map((block) =>
-    block.markDefs ? { ...block, markDefs: block.markDefs.map((mark) => ({ ...mark, href: cleanOrNull(mark.href) ?? undefined })) } : block,
-  );
-
-/** A policy's sections, as /privacy and each earlier version show them. */
-export const policySections = (sections: PrivacyResult['sections'], settings: SettingsResult) =>
-  fillTokens(sections ?? [], { radius: settings.radiusMiles }).map((section) => ({
-    _key: section._key,
-    heading: text(section.heading),
-    body: withCleanLinks(section.body ?? []),
-  }));
-
-/**
- * What /privacy shows: the policy document itself (in draft mode, or with no record), or, for visitors,
- * the version of the record in effect today (policy-schedule.ts) with the policy's own words around it.
- */
-export type PolicyShown = {
-  /** The record's text of the version in effect; without it, the document's own (a translation of that version). */
-  version?: Pick<PrivacyResult, 'title' | 'summary' | 'sections'> & { date: string | null };
-  previousDate: string | null;
-  upcoming: UpcomingView | null;
-  /** The reader's language beside the default: which text governs, or that its translation is not ready (version-text.ts). */
-  lines?: ReturnType<typeof languageLines>;
-};
-
-export function toPrivacyView(result: PrivacyResult, settings: SettingsResult, shown?: PolicyShown) {
-  const { lastUpdatedLabel, seo } = result;
-  const source = shown?.version ?? { ...result, date: result.lastUpdated };
-  const { title, summary, sections } = fillTokens(source, { radius: settings.radiusMiles });
-  const date = cleanOrNull(source.date);
-  const previousDate = shown ? shown.previousDate : result.previousDate;
-  const versions = toVersionsCopy(result);
-  return {
-    meta: pageMeta(seo),
-    title: text(title),
-    lastUpdated: date ? { label: text(lastUpdatedLabel), dateTime: date, text: formatDate(date, versions.locale) } : null,
-    summary: summary ? { label: versions.summaryLabel, text: text(summary) } : null,
-    versionsLink: { label: versions.earlierLink, href: ROUTES.versions },
-    // Only where there is an earlier version to compare with.
-    changesLink: date && previousDate ? { label: versions.changesLink, href: changesPath(date) } : null,
-    sections: policySections(sections, settings),
-    upcoming: shown?.upcoming ?? null,
-    governingNote: shown?.lines?.governingNote ?? null,
-    translationPending: shown?.lines?.translationPending ?? null,
-    versions,
+    // Beside the settings' reply time and hours: marked field by field.
+    contact: { ...texts(contact, ['heading', 'text', 'replyTimeLabel', 'hoursLabel']), langOf: words.fields('contact') },
+    form: {
+      ...texts(form, ['emailLabel', 'subjectLabel', 'messageLabel', 'cancel', 'send', 'sending', 'sent', 'error', 'success']),
+      langOf: words.fields('form'),
+    },
+    faq: { ...faqView(result.faqHeading, result.faq), langOf: { heading: words.of('faqHeading'), items: words.of('faq') } },
   };
 }
 
 export type SettingsView = ReturnType<typeof toSettingsView>;
 export type LandingPageView = ReturnType<typeof toLandingView>;
 export type SupportPageView = ReturnType<typeof toSupportView>;
-export type PrivacyPolicyView = ReturnType<typeof toPrivacyView>;
-export type FaqView = ReturnType<typeof faqView>;
+export type FaqView = ReturnType<typeof faqView> & SectionLanguage<'heading' | 'items'>;

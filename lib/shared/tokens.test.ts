@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { queryResults, SEED_FILE as SEED, stringsIn } from '../../testkit/seed-queries';
 import { fillTokens } from './tokens';
-import { toLandingView, toPrivacyView, type PrivacyPolicyView } from '@/lib/content/views';
+import { toPrivacyView, type PrivacyPolicyView } from '@/lib/content/policy-view';
+import { toLandingView } from '@/lib/content/views';
 
 const TOKEN = '{radius}';
 

@@ -11,19 +11,21 @@ import { SubscribeForm, type SubscribeFormProps } from '../_components/subscribe
 
 export const generateMetadata = pageHead(ROUTES.home, getLandingPage);
 
-function StoreButton({ store: { href, label, fallback } }: { store: LandingPageView['hero']['stores'][number] }) {
+function StoreButton({ store: { href, label, fallback, langOf } }: { store: LandingPageView['hero']['stores'][number] }) {
   const className = 'inline-flex min-w-40 items-center justify-center rounded-xl px-6 py-3 font-semibold shadow-sm';
   if (!href) {
     // No listing address: the label unlinked, and where to find the app instead (true whether or not it is listed).
     return (
       <span className={`${className} flex-col bg-white/15 text-white outline-1 outline-white/40`}>
-        <span>{label}</span>
-        <span className="text-xs font-normal">{fallback}</span>
+        <span {...langOf.label}>{label}</span>
+        <span {...langOf.fallback} className="text-xs font-normal">
+          {fallback}
+        </span>
       </span>
     );
   }
   return (
-    <a href={href} rel="noopener noreferrer" className={`${className} bg-white text-brand-700 hover:bg-brand-50`}>
+    <a {...langOf.label} href={href} rel="noopener noreferrer" className={`${className} bg-white text-brand-700 hover:bg-brand-50`}>
       {label}
     </a>
   );
@@ -33,8 +35,12 @@ function Hero({ hero }: { hero: LandingPageView['hero'] }) {
   return (
     <section className="paint-whole bg-hero text-white">
       <div className="mx-auto flex max-w-4xl flex-col items-center px-4 py-20 text-center sm:px-6 sm:py-28">
-        <h1 className="text-4xl font-extrabold tracking-tight sm:text-6xl">{hero.headline}</h1>
-        <p className="mt-6 max-w-2xl text-lg text-brand-100 sm:text-xl">{hero.text}</p>
+        <h1 {...hero.langOf.headline} className="text-4xl font-extrabold tracking-tight sm:text-6xl">
+          {hero.headline}
+        </h1>
+        <p {...hero.langOf.text} className="mt-6 max-w-2xl text-lg text-brand-100 sm:text-xl">
+          {hero.text}
+        </p>
         <div className="mt-10 flex flex-col gap-4 sm:flex-row">
           {hero.stores.map((store) => (
             <StoreButton key={store.key} store={store} />
@@ -42,6 +48,7 @@ function Hero({ hero }: { hero: LandingPageView['hero'] }) {
         </div>
         {/* Circled by an outline-1 (app/globals.css says why): on keyboard focus, the browser's own focus indicator, as every link has. */}
         <a
+          {...hero.langOf.scrollLabel}
           href="#features"
           aria-label={hero.scrollLabel}
           className="mt-14 inline-flex h-12 w-12 items-center justify-center rounded-full outline-1 outline-white/50 hover:bg-white/10 focus-visible:[outline:revert]"
@@ -55,9 +62,14 @@ function Hero({ hero }: { hero: LandingPageView['hero'] }) {
 
 function Features({ features }: { features: LandingPageView['features'] }) {
   return (
-    <section id="features" aria-labelledby="features-heading" className="below-fold mx-auto max-w-6xl px-4 py-20 sm:px-6">
-      <SectionHeading id="features-heading" heading={features.heading} intro={features.intro} />
-      <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+    <section
+      {...features.lang}
+      id="features"
+      aria-labelledby="features-heading"
+      className="below-fold mx-auto max-w-6xl px-4 py-20 sm:px-6"
+    >
+      <SectionHeading id="features-heading" heading={features.heading} intro={features.intro} langOf={features.langOf} />
+      <ul {...features.langOf.cards} className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
         {features.cards.map((card) => (
           <li key={card._key} className="rounded-2xl border border-gray-200 p-6 shadow-sm">
             <Icon name={card.icon} className="h-10 w-10 rounded-lg bg-brand-50 p-2 text-brand-700" />
@@ -72,10 +84,10 @@ function Features({ features }: { features: LandingPageView['features'] }) {
 
 function Experience({ experience }: { experience: LandingPageView['experience'] }) {
   return (
-    <section id="experience" aria-labelledby="experience-heading" className="below-fold bg-gray-50">
+    <section {...experience.lang} id="experience" aria-labelledby="experience-heading" className="below-fold bg-gray-50">
       <div className="mx-auto max-w-6xl px-4 py-20 sm:px-6">
-        <SectionHeading id="experience-heading" heading={experience.heading} intro={experience.intro} />
-        <ol className="mt-12 grid gap-6 md:grid-cols-3">
+        <SectionHeading id="experience-heading" heading={experience.heading} intro={experience.intro} langOf={experience.langOf} />
+        <ol {...experience.langOf.steps} className="mt-12 grid gap-6 md:grid-cols-3">
           {experience.steps.map((step, index) => (
             <li key={step._key} className="rounded-2xl bg-white p-6 shadow-sm">
               <span
@@ -104,10 +116,12 @@ function StayUpdated({ stayUpdated, messages, page }: StayUpdatedProps) {
   return (
     <section id="stay-updated" aria-labelledby="stay-updated-heading" className="below-fold bg-brand-700 text-white">
       <div className="mx-auto max-w-3xl px-4 py-16 text-center sm:px-6">
-        <h2 id="stay-updated-heading" className="text-3xl font-bold tracking-tight">
+        <h2 {...stayUpdated.langOf.heading} id="stay-updated-heading" className="text-3xl font-bold tracking-tight">
           {stayUpdated.heading}
         </h2>
-        <p className="mt-3 text-brand-100">{stayUpdated.text}</p>
+        <p {...stayUpdated.langOf.text} className="mt-3 text-brand-100">
+          {stayUpdated.text}
+        </p>
         <SubscribeForm copy={stayUpdated} messages={messages} page={page} />
       </div>
     </section>

@@ -20,7 +20,7 @@ async function CurrentYear() {
 export function Footer({ settings }: { settings: SettingsView }) {
   return (
     <footer className="below-fold border-t border-gray-200 bg-gray-50">
-      <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 sm:grid-cols-3 sm:px-6">
+      <div {...settings.langOf.footerColumns} className="mx-auto grid max-w-6xl gap-8 px-4 py-10 sm:grid-cols-3 sm:px-6">
         {settings.footerColumns.map((column) => (
           <div key={column._key}>
             <h2 className="text-sm font-semibold text-ink">{column.title}</h2>
@@ -36,8 +36,10 @@ export function Footer({ settings }: { settings: SettingsView }) {
           </div>
         ))}
       </div>
+      {/* The product's name keeps its own direction inside the line (an English name on a right-to-left page). */}
       <p className="border-t border-gray-200 py-6 text-center text-sm text-muted">
-        © <CurrentYear /> {settings.productName}. {settings.chrome.rightsReserved}
+        © <CurrentYear /> <bdi {...settings.langOf.productName}>{settings.productName}</bdi>.{' '}
+        <span {...settings.chrome.langOf.rightsReserved}>{settings.chrome.rightsReserved}</span>
       </p>
     </footer>
   );

@@ -1,5 +1,6 @@
 import type { Part, SectionChange } from '@/lib/policy/policy-diff';
 import type { ChangesView } from '@/lib/content/version-views';
+import type { LangAttrs } from '@/lib/shared/text-language';
 
 type Labels = ChangesView['labels'];
 
@@ -83,9 +84,10 @@ function Section({ section, labels }: { section: SectionChange; labels: Labels }
   }
 }
 
-export function PolicyChanges({ sections, labels }: { sections: SectionChange[]; labels: Labels }) {
+/** `lang`: the default (governing) language's attributes where both versions are compared in it on a page in another. */
+export function PolicyChanges({ sections, labels, lang }: { sections: SectionChange[]; labels: Labels; lang?: LangAttrs }) {
   return (
-    <ol className="mt-10 flex flex-col gap-8">
+    <ol {...lang} className="mt-10 flex flex-col gap-8">
       {sections.map((section) => (
         <li key={`${section.status}-${section.key}`}>
           <Section section={section} labels={labels} />

@@ -1,11 +1,15 @@
-import type { PrivacyPolicyView } from '@/lib/content/views';
+import type { PolicyLanguages, PrivacyPolicyView } from '@/lib/content/policy-view';
+import type { LangAttrs } from '@/lib/shared/text-language';
 
 import { PortableText } from './portable-text';
 
-/** A policy's numbered sections: the current one at /privacy, an earlier one at /privacy/versions/<date>. */
-export function PolicySections({ sections }: { sections: PrivacyPolicyView['sections'] }) {
+/**
+ * A policy's numbered sections: the current one at /privacy, an earlier one at /privacy/versions/<date>.
+ * `lang`: the default (governing) language's attributes where the text is in it on a page in another.
+ */
+export function PolicySections({ sections, lang }: { sections: PrivacyPolicyView['sections']; lang?: LangAttrs }) {
   return (
-    <ol className="mt-10 flex flex-col gap-10">
+    <ol {...lang} className="mt-10 flex flex-col gap-10">
       {sections.map((section, index) => (
         <li key={section._key} className="below-fold">
           <section aria-labelledby={`privacy-${index + 1}`}>
@@ -30,27 +34,32 @@ export function PolicyDateLine({
   summary,
   changesLink,
   versionsLink,
+  langOf,
 }: {
   lastUpdated: { label: string; dateTime: string; text: string } | null;
   corrected?: string | null;
   summary: Line;
   changesLink: Link;
   versionsLink: Link;
+  langOf: Pick<PolicyLanguages, 'lastUpdatedLabel' | 'summary' | 'versions'>;
 }) {
   return (
     <div className="mt-3 flex flex-col gap-2 text-sm text-muted">
       {lastUpdated ? (
-        <p>
+        <p {...langOf.lastUpdatedLabel}>
           {lastUpdated.label} <time dateTime={lastUpdated.dateTime}>{lastUpdated.text}</time>
           {corrected ? <> · {corrected}</> : null}
         </p>
       ) : null}
       {summary ? (
         <p>
-          <span className="font-semibold text-ink">{summary.label}</span> {summary.text}
+          <span {...langOf.versions} className="font-semibold text-ink">
+            {summary.label}
+          </span>{' '}
+          <span {...langOf.summary}>{summary.text}</span>
         </p>
       ) : null}
-      <p className="flex flex-wrap gap-x-4 gap-y-1">
+      <p {...langOf.versions} className="flex flex-wrap gap-x-4 gap-y-1">
         {changesLink ? <TextLink {...changesLink} /> : null}
         {versionsLink ? <TextLink {...versionsLink} /> : null}
       </p>

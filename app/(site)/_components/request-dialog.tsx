@@ -2,9 +2,10 @@
 
 import { useCallback, useEffect, useId, useImperativeHandle, useRef, type Ref } from 'react';
 
-import type { SupportPageView } from '@/lib/content/views';
+import type { SettingsView, SupportPageView } from '@/lib/content/views';
 import type { RequestFields } from '@/lib/forms/form-state';
-import { messageText, type MessageCopy } from '@/lib/forms/messages';
+import { messageText, type FormMessage } from '@/lib/forms/messages';
+import type { LangAttrs } from '@/lib/shared/text-language';
 import type { RequestType } from '@/lib/forms/request-types';
 import { HONEYPOT_FIELD, LANGUAGE_FIELD, SUBMISSION_KEY_FIELD } from '@/lib/forms/validation';
 
@@ -18,14 +19,21 @@ type Props = {
   ref: Ref<HTMLDialogElement>;
   dialogId: string;
   title: string;
+  /** The title's language where it is the default's on a page in another (its card's). */
+  titleLang?: LangAttrs;
   type: RequestType;
   /** The form's labels (Support page) and the messages it may show (Site settings). */
   copy: RequestFormCopy;
 };
 
 /** `page`: the support page the form is on, in its language (the request records the language). */
-export type RequestFormCopy = { form: SupportPageView['form']; messages: MessageCopy; page: { language: string; path: string } };
+export type RequestFormCopy = {
+  form: SupportPageView['form'];
+  messages: SettingsView['messages'];
+  page: { language: string; path: string };
+};
 type Labels = RequestFormCopy['form'];
+type Messages = RequestFormCopy['messages'];
 
 const INPUTS = [
   { name: 'email', label: 'emailLabel', type: 'email', autoComplete: 'email' },
@@ -40,7 +48,7 @@ const inputClass =
  * Escape closes (not while sending). Without JavaScript the dialog opens as the link target and the
  * form posts to the same server action (use-request-form.ts).
  */
-export function RequestDialog({ ref, dialogId, title, type, copy: { form: labels, messages, page } }: Props) {
+export function RequestDialog({ ref, dialogId, title, titleLang, type, copy: { form: labels, messages, page } }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
   useImperativeHandle(ref, () => dialog.current!, []);
   const close = useCallback(() => dialog.current?.close(), []);
@@ -48,6 +56,7 @@ export function RequestDialog({ ref, dialogId, title, type, copy: { form: labels
   const ids = useId();
   const error = !pending && state.status === 'error' ? state.message : null;
   const sent = !pending && state.status === 'success';
+  const submitLabel = pending ? 'sending' : sent ? 'sent' : error ? 'error' : 'send';
 
   useEffect(() => {
     if (!sent) return;
@@ -68,19 +77,17 @@ export function RequestDialog({ ref, dialogId, title, type, copy: { form: labels
       className="m-auto max-h-[calc(100dvh-2rem)] w-[min(32rem,calc(100vw-2rem))] rounded-2xl bg-white p-0 text-ink shadow-xl"
     >
       <form action={formAction} className="p-6 sm:p-8">
-        <h2 id={`${ids}-title`} className="text-2xl font-bold">
+        <h2 {...titleLang} id={`${ids}-title`} className="text-2xl font-bold">
           {title}
         </h2>
         <input type="hidden" name="type" value={type} />
         <input type="hidden" name={LANGUAGE_FIELD} value={page.language} />
         {submissionKey ? <input type="hidden" name={SUBMISSION_KEY_FIELD} value={submissionKey} /> : null}
         <FormFields labels={labels} typed={state.status === 'error' ? state.fields : undefined} />
-        <p role="status" aria-live="polite" className="mt-4 min-h-6 text-sm">
-          {error ? <span className="font-medium text-red-700">{messageText(messages, error)}</span> : null}
-          {sent ? <span className="font-medium text-green-800">{labels.success}</span> : null}
-        </p>
+        <FormStatus error={error} sent={sent} labels={labels} messages={messages} />
         <div className="mt-4 flex justify-end gap-3">
           <button
+            {...labels.langOf.cancel}
             type="button"
             onClick={close}
             disabled={pending}
@@ -89,15 +96,34 @@ export function RequestDialog({ ref, dialogId, title, type, copy: { form: labels
             {labels.cancel}
           </button>
           <button
+            {...labels.langOf[submitLabel]}
             type="submit"
             disabled={pending}
             className="rounded-lg bg-brand-600 px-5 py-2 font-semibold text-white hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-70"
           >
-            {pending ? labels.sending : sent ? labels.sent : error ? labels.error : labels.send}
+            {labels[submitLabel]}
           </button>
         </div>
       </form>
     </dialog>
+  );
+}
+
+/** What came of the last submission, each answer in the language of its words. */
+function FormStatus({ error, sent, labels, messages }: { error: FormMessage | null; sent: boolean; labels: Labels; messages: Messages }) {
+  return (
+    <p role="status" aria-live="polite" className="mt-4 min-h-6 text-sm">
+      {error ? (
+        <span {...messages.lang} className="font-medium text-red-700">
+          {messageText(messages, error)}
+        </span>
+      ) : null}
+      {sent ? (
+        <span {...labels.langOf.success} className="font-medium text-green-800">
+          {labels.success}
+        </span>
+      ) : null}
+    </p>
   );
 }
 
@@ -114,12 +140,13 @@ function FormFields({ labels, typed }: { labels: Labels; typed: RequestFields | 
       <div className="mt-6 flex flex-col gap-4">
         {INPUTS.map(({ name, label, type, autoComplete }) => (
           <label key={name} className="block text-sm font-medium">
-            {labels[label]}
+            {/* Its own element: a language on the label would be the typed text's too. */}
+            <span {...labels.langOf[label]}>{labels[label]}</span>
             <input type={type} name={name} required autoComplete={autoComplete} defaultValue={typed?.[name] ?? ''} className={inputClass} />
           </label>
         ))}
         <label className="block text-sm font-medium">
-          {labels.messageLabel}
+          <span {...labels.langOf.messageLabel}>{labels.messageLabel}</span>
           <textarea name="message" required rows={5} defaultValue={typed?.message ?? ''} className={inputClass} />
         </label>
       </div>

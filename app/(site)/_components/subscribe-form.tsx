@@ -3,34 +3,40 @@
 import { useActionState } from 'react';
 
 import { subscribe } from '@/lib/support/actions';
-import type { LandingPageView } from '@/lib/content/views';
+import type { LandingPageView, SettingsView } from '@/lib/content/views';
 import { IDLE, type FormState, type SubscribeFields } from '@/lib/forms/form-state';
-import { messageText, type MessageCopy } from '@/lib/forms/messages';
+import { messageText } from '@/lib/forms/messages';
 import { HONEYPOT_FIELD, LANGUAGE_FIELD } from '@/lib/forms/validation';
 
 /**
  * The sign-up section's labels and answers (Landing page), the messages it may show (Site settings), and
  * the page it is on, in its language: the subscriber's emails are written in it.
  */
-export type SubscribeFormProps = { copy: LandingPageView['stayUpdated']; messages: MessageCopy; page: { language: string; path: string } };
+export type SubscribeFormProps = {
+  copy: LandingPageView['stayUpdated'];
+  messages: SettingsView['messages'];
+  page: { language: string; path: string };
+};
 
 export function SubscribeForm({ copy, messages, page }: SubscribeFormProps) {
   const [state, formAction, pending] = useActionState<FormState<SubscribeFields>, FormData>(subscribe, IDLE, `${page.path}#stay-updated`);
+  // With the language of its words: the editor's answer (Landing page) or a form message (Site settings).
   const message = pending
     ? null
     : state.status === 'success'
-      ? copy.successMessage
+      ? { text: copy.successMessage, lang: copy.langOf.successMessage }
       : state.status === 'error'
-        ? messageText(messages, state.message)
+        ? { text: messageText(messages, state.message), lang: messages.lang }
         : null;
 
   return (
     <form action={formAction} className="mx-auto mt-8 max-w-md">
       <div className="flex flex-col gap-3 sm:flex-row">
-        <label htmlFor="subscribe-email" className="sr-only">
+        <label {...copy.langOf.emailLabel} htmlFor="subscribe-email" className="sr-only">
           {copy.emailLabel}
         </label>
         <input
+          {...copy.langOf.placeholder}
           id="subscribe-email"
           type="email"
           name="email"
@@ -43,6 +49,7 @@ export function SubscribeForm({ copy, messages, page }: SubscribeFormProps) {
         <input type="hidden" name={LANGUAGE_FIELD} value={page.language} />
         <input type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" aria-hidden="true" className="hidden" defaultValue="" />
         <button
+          {...(pending ? copy.langOf.pendingLabel : copy.langOf.buttonLabel)}
           type="submit"
           disabled={pending}
           className="rounded-lg bg-white px-6 py-3 font-semibold text-brand-700 shadow-sm hover:bg-brand-50 disabled:opacity-70"
@@ -51,7 +58,7 @@ export function SubscribeForm({ copy, messages, page }: SubscribeFormProps) {
         </button>
       </div>
       <p role="status" aria-live="polite" className="mt-3 min-h-6 text-sm font-medium text-white">
-        {message}
+        {message ? <span {...message.lang}>{message.text}</span> : null}
       </p>
     </form>
   );

@@ -28,6 +28,7 @@ function Card({ card, copy }: { card: RequestCard; copy: RequestFormCopy }) {
   return (
     <>
       <a
+        {...card.lang}
         href={`#${dialogId}`}
         onClick={open}
         aria-haspopup="dialog"
@@ -36,7 +37,15 @@ function Card({ card, copy }: { card: RequestCard; copy: RequestFormCopy }) {
         <h2 className="text-lg font-semibold text-ink group-hover:text-brand-700">{card.title}</h2>
         <p className="mt-2 text-muted">{card.text}</p>
       </a>
-      <RequestDialog key={generation} ref={dialog} dialogId={dialogId} title={card.modalTitle} type={card.requestType} copy={copy} />
+      <RequestDialog
+        key={generation}
+        ref={dialog}
+        dialogId={dialogId}
+        title={card.modalTitle}
+        titleLang={card.lang}
+        type={card.requestType}
+        copy={copy}
+      />
     </>
   );
 }

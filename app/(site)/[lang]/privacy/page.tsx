@@ -18,9 +18,11 @@ export default async function PrivacyPage(props: LanguageParams) {
       <BackHome language={tag} />
       <UpcomingNotice notice={policy.upcoming} />
       <LanguageNotes {...policy} />
-      <h1 className="mt-6 text-4xl font-extrabold tracking-tight text-ink sm:text-5xl">{policy.title}</h1>
+      <h1 {...policy.langOf.title} className="mt-6 text-4xl font-extrabold tracking-tight text-ink sm:text-5xl">
+        {policy.title}
+      </h1>
       <PolicyDateLine {...policy} />
-      <PolicySections sections={policy.sections} />
+      <PolicySections sections={policy.sections} lang={policy.langOf.sections} />
       <LanguageLinks path={ROUTES.privacy} current={tag} />
     </article>
   );

@@ -35,16 +35,18 @@ export default async function VersionPage({ params }: PageProps<'/[lang]/privacy
   return (
     <article className="mx-auto max-w-3xl px-4 py-12 sm:px-6 sm:py-16">
       <BackHome language={tag} />
-      <aside className="mt-6 rounded-xl border border-amber-300 bg-amber-50 p-4 text-ink" role="note">
+      <aside {...view.langOf.versions} className="mt-6 rounded-xl border border-amber-300 bg-amber-50 p-4 text-ink" role="note">
         <p>{view.notice}</p>
         <p className="mt-2">
           <TextLink {...view.currentLink} />
         </p>
       </aside>
       <LanguageNotes {...view} />
-      <h1 className="mt-6 text-4xl font-extrabold tracking-tight text-ink sm:text-5xl">{view.title}</h1>
+      <h1 {...view.langOf.title} className="mt-6 text-4xl font-extrabold tracking-tight text-ink sm:text-5xl">
+        {view.title}
+      </h1>
       <PolicyDateLine {...view} />
-      <PolicySections sections={view.sections} />
+      <PolicySections sections={view.sections} lang={view.langOf.sections} />
       <LanguageLinks path={versionPath(date)} current={tag} />
     </article>
   );

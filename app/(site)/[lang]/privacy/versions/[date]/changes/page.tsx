@@ -31,18 +31,25 @@ export default async function ChangesPage({ params }: PageProps<'/[lang]/privacy
   return (
     <article className="mx-auto max-w-3xl px-4 py-12 sm:px-6 sm:py-16">
       <BackHome language={tag} />
-      <h1 className="mt-6 text-4xl font-extrabold tracking-tight text-ink sm:text-5xl">{view.heading}</h1>
-      <p className="mt-4 text-muted">{view.intro}</p>
+      <h1 {...view.langOf.words} className="mt-6 text-4xl font-extrabold tracking-tight text-ink sm:text-5xl">
+        {view.heading}
+      </h1>
+      <p {...view.langOf.words} className="mt-4 text-muted">
+        {view.intro}
+      </p>
       {view.summary ? (
         <p className="mt-3 text-sm text-muted">
-          <span className="font-semibold text-ink">{view.summary.label}</span> {view.summary.text}
+          <span {...view.langOf.words} className="font-semibold text-ink">
+            {view.summary.label}
+          </span>{' '}
+          <span {...view.langOf.text}>{view.summary.text}</span>
         </p>
       ) : null}
-      <p className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-sm">
+      <p {...view.langOf.words} className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-sm">
         <TextLink {...view.versionLink} />
         <TextLink {...view.versionsLink} />
       </p>
-      <PolicyChanges sections={view.sections} labels={view.labels} />
+      <PolicyChanges sections={view.sections} labels={view.labels} lang={view.langOf.text} />
       <LanguageLinks path={changesPath(date)} current={tag} />
     </article>
   );

@@ -67,12 +67,34 @@ export async function start(): Promise<void> {
     process.exit(1);
   }
   void followPolicyFromStart();
-  // Which languages have pages (proxy.ts refuses the rest); until read, each page decides for itself.
-  void import('@/lib/content/languages')
-    .then(({ readServedLanguages }) => readServedLanguages())
-    .catch((error) => console.error('the languages could not be read at start', error));
+  // Which languages have pages, before the first request: until read, proxy.ts answers every language's
+  // path with the 404, so that no page renders (and is kept) under a tag the site may not have.
+  await readLanguagesUntilRead();
   // Not awaited: the server answers at once; the first publish then finds the schema engine loaded.
   void import('@/lib/content/schema-check')
     .then(({ warmSchemaCheck }) => warmSchemaCheck())
     .catch((error) => console.error('schema engine warm-up failed', error));
+}
+
+/** How long to wait before reading the languages again after a failed read at start. */
+const LANGUAGES_RETRY_MS = 5_000;
+
+/**
+ * Reads the site's languages once before the server answers; if the content cannot be read (hosted Sanity
+ * down), the server starts anyway with the default language's pages and keeps trying in the background.
+ */
+async function readLanguagesUntilRead(): Promise<void> {
+  const { readServedLanguages } = await import('@/lib/content/languages');
+  const attempt = async (): Promise<boolean> => {
+    try {
+      await readServedLanguages();
+      return true;
+    } catch (error) {
+      console.error(`the languages could not be read at start; trying again in ${LANGUAGES_RETRY_MS / 1000} s`, error);
+      return false;
+    }
+  };
+  if (await attempt()) return;
+  const retry = setInterval(() => void attempt().then((read) => read && clearInterval(retry)), LANGUAGES_RETRY_MS);
+  retry.unref();
 }

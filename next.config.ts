@@ -7,7 +7,7 @@ import { MAX_BODY_BYTES } from '@school-site/guards';
 import { requireNodeVersion } from './lib/env/node-version.mjs';
 import { configuredServices, siteHeaders, studioHeaders } from './lib/http/security-headers';
 import { DEFAULT_SEGMENT } from './lib/shared/languages';
-import { DEFAULT_LANGUAGE_PATHS, NOT_FOUND_HEADER, NOT_FOUND_PATH } from './lib/shared/public-pages';
+import { DEFAULT_LANGUAGE_PATHS, NOT_FOUND_HEADER, NOT_FOUND_PATH, TO_NOT_FOUND } from './lib/shared/public-pages';
 
 // Every `next` command reads this file first: an older Node stops here, told what to install, not after a build.
 requireNodeVersion();
@@ -118,7 +118,7 @@ const nextConfig: NextConfig = {
       // are at the unprefixed paths, before any file route could take "support" for a language.
       beforeFiles: [
         // A path proxy.ts found names no page: the site's 404 page, in the process.
-        { source: '/:path*', has: [{ type: 'header', key: NOT_FOUND_HEADER }], destination: NOT_FOUND_PATH },
+        { source: '/:path*', has: [{ type: 'header', key: NOT_FOUND_HEADER, value: TO_NOT_FOUND }], destination: NOT_FOUND_PATH },
         ...DEFAULT_LANGUAGE_PATHS.map((source) => ({
           source,
           destination: source === '/' ? `/${DEFAULT_SEGMENT}` : `/${DEFAULT_SEGMENT}${source}`,

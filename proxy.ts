@@ -2,10 +2,20 @@ import { NextResponse, type NextRequest } from 'next/server';
 
 import { mayNamePage, mayNameVersion } from '@/lib/policy/policy-archive';
 import { readBody } from '@school-site/guards';
-import { notFoundPage } from '@/lib/cache/not-found-page';
+import { notFoundPage, renderNotFoundPage } from '@/lib/cache/not-found-page';
 import { notFoundResponse, refusalPage } from '@/lib/http/refusal-page';
 import { REFUSALS } from '@/lib/http/refusals';
-import { linkResultPath, NOT_FOUND_HEADER, ROUTES, SITE_SEGMENTS, TOKEN_PARAM } from '@/lib/shared/public-pages';
+import {
+  IN_LANGUAGE,
+  isSitePath,
+  LANGUAGE_NOT_FOUND_PAGE,
+  linkResultPath,
+  NOT_FOUND_HEADER,
+  ROUTES,
+  SITE_SEGMENTS,
+  TO_NOT_FOUND,
+  TOKEN_PARAM,
+} from '@/lib/shared/public-pages';
 import { isLinkResult } from '@/lib/forms/form-state';
 import { isToken } from '@/lib/forms/validation';
 import { mayServeLanguage } from '@/lib/shared/language-gate';
@@ -53,12 +63,14 @@ const DRAFT_MODE_COOKIE = '__prerender_bypass';
  * is fresh, the page from Next itself, which renders it and keeps it for the next. Under a language the
  * site has only: a page under a segment that names none would render its layout to find that out.
  */
-async function notFound(request: NextRequest): Promise<Response> {
+async function notFound(request: NextRequest, language = ''): Promise<Response> {
   // The client router's request (an RSC fetch) gets Next's own answer, in the form it asked for.
-  const html = request.cookies.has(DRAFT_MODE_COOKIE) || request.headers.has('rsc') ? null : await notFoundPage();
+  const ownAnswer = request.cookies.has(DRAFT_MODE_COOKIE) || request.headers.has('rsc');
+  const html = ownAnswer ? null : ((await notFoundPage(language)) ?? (language ? await renderNotFoundPage(language) : null));
   if (html !== null) return notFoundResponse(html);
+  // The default language's page; under a language, the language's own when it could not be had in time.
   const headers = new Headers(request.headers);
-  headers.set(NOT_FOUND_HEADER, '1');
+  headers.set(NOT_FOUND_HEADER, TO_NOT_FOUND);
   return NextResponse.next({ request: { headers } });
 }
 
@@ -96,14 +108,20 @@ export async function proxy(request: NextRequest): Promise<Response> {
   if (!OWN_SEGMENTS.has(first) && !mayServeLanguage(first)) return notFound(request);
   // The same pages in another language are under its tag: the rules below read the path after it.
   const { prefix, path } = splitLanguage(url.pathname);
+  // The render of a language's 404 page that renderNotFoundPage asks this server for (next.config.ts).
+  if (path === `/${LANGUAGE_NOT_FOUND_PAGE}` && request.headers.get(NOT_FOUND_HEADER) === IN_LANGUAGE) return NextResponse.next();
+  // Under a language, a path of no page gets the 404 in that language (the default language's such paths
+  // never come here: the matcher leaves its pages' first segments to Next).
+  const language = prefix.slice(1);
+  if (language && !isSitePath(path)) return notFound(request, language);
   // Next keeps every path a page of a version renders, a 404 included, as a file of its cache: only days a
   // version could have reach those pages, so what visitors can make it keep stays bounded.
   const version = path === ROUTES.feed ? null : VERSION_PAGE.exec(path);
   if (version && !(version[1] === 'page' ? mayNamePage(version[2] ?? '') : mayNameVersion(version[1]!, new Date())))
-    return notFound(request);
+    return notFound(request, language);
   // The same for the answers of the emails' links: six names, each prerendered.
   const answer = SUBSCRIPTION_PAGE.exec(path)?.[1];
-  if (answer && !LINK_PAGES.has(path) && !isLinkResult(answer)) return notFound(request);
+  if (answer && !LINK_PAGES.has(path) && !isLinkResult(answer)) return notFound(request, language);
   // A link cut short in an email, or with no token: its answer at once, as a redirect that needs no
   // JavaScript (the page's own redirect comes after its first bytes, as a script).
   if (LINK_PAGES.has(path) && request.method !== 'POST' && !isToken(url.searchParams.get(TOKEN_PARAM) ?? ''))

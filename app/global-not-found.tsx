@@ -5,7 +5,7 @@ import { notFoundMetadata } from '@/lib/content/metadata';
 
 import { NotFoundBody } from './_components/status-page';
 
-export const generateMetadata = notFoundMetadata;
+export const generateMetadata = () => notFoundMetadata();
 
 export default async function GlobalNotFound() {
   const copy = await getNotFoundCopy();

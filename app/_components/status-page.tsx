@@ -20,20 +20,25 @@ export function StatusPage({ label, heading, text, children }: { label: string; 
 export const primaryAction = 'rounded-lg bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700';
 export const secondaryAction = 'rounded-lg border border-gray-300 bg-white px-5 py-2.5 font-semibold hover:bg-gray-100';
 
-export function HomeLink({ label }: { label: string }) {
+/** Where the status pages lead on, in the page's language. */
+export type StatusLinks = { home: string; support: string };
+
+const DEFAULT_LINKS: StatusLinks = { home: ROUTES.home, support: ROUTES.support };
+
+export function HomeLink({ label, href = ROUTES.home }: { label: string; href?: string }) {
   return (
-    <a href={ROUTES.home} className={primaryAction}>
+    <a href={href} className={primaryAction}>
       {label}
     </a>
   );
 }
 
 /** For the 404 pages (an unknown path, and a day no version of the policy has): what is missing, and the two ways on. */
-export function NotFoundBody({ copy }: { copy: NotFoundCopy }) {
+export function NotFoundBody({ copy, links = DEFAULT_LINKS }: { copy: NotFoundCopy; links?: StatusLinks }) {
   return (
     <StatusPage label={copy.label} heading={copy.heading} text={copy.text}>
-      <HomeLink label={copy.homeLink} />
-      <a href={ROUTES.support} className={secondaryAction}>
+      <HomeLink label={copy.homeLink} href={links.home} />
+      <a href={links.support} className={secondaryAction}>
         {copy.supportLink}
       </a>
     </StatusPage>
@@ -41,13 +46,13 @@ export function NotFoundBody({ copy }: { copy: NotFoundCopy }) {
 }
 
 /** For the error pages: what went wrong on our side, and the two ways on. */
-export function ErrorBody({ copy, retry }: { copy: ErrorCopy; retry: () => void }) {
+export function ErrorBody({ copy, retry, links = DEFAULT_LINKS }: { copy: ErrorCopy; retry: () => void; links?: StatusLinks }) {
   return (
     <StatusPage label={copy.label} heading={copy.heading} text={copy.text}>
       <button type="button" onClick={() => retry()} className={secondaryAction}>
         {copy.retry}
       </button>
-      <HomeLink label={copy.homeLink} />
+      <HomeLink label={copy.homeLink} href={links.home} />
     </StatusPage>
   );
 }

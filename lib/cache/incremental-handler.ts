@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { CacheHandler, CacheHandlerContext, CacheHandlerValue } from 'next/dist/server/lib/incremental-cache';
 
 import { FileSystemCache } from './next-internals.ts';
-import { isNotFoundKey, keepNotFoundPage } from './not-found-page.ts';
+import { keepNotFoundPage, notFoundKeyLanguage } from './not-found-page.ts';
 import { loadEntry, sharedCache, storeEntry, ttlSeconds, type SharedCache } from './shared-cache.ts';
 import { nextTags } from './shared-tags.ts';
 
@@ -36,9 +36,10 @@ const outdated = (entry: CacheHandlerValue, ctx: GetContext) => nextTags.areTags
  * rendered, as other instances revalidated them too when they share Redis.
  */
 function keepIfNotFound(cacheKey: string, entry: CacheHandlerValue, ctx: GetContext): void {
-  if (!isNotFoundKey(cacheKey)) return;
+  const language = notFoundKeyLanguage(cacheKey);
+  if (language === null) return;
   const tags = tagsOf(entry, ctx);
-  keepNotFoundPage(entry.value, async () => {
+  keepNotFoundPage(language, entry.value, async () => {
     await sharedCache()?.tags.refresh();
     return !nextTags.areTagsExpired(tags, entry.lastModified);
   });

@@ -12,12 +12,21 @@
  * of its own, each with its own copy of this module. Only relative imports with real extensions.
  */
 
+import { IN_LANGUAGE, LANGUAGE_NOT_FOUND_PAGE, NOT_FOUND_HEADER } from '../shared/public-pages.ts';
+
 /** A copy of the page, and whether it is still the one Next would serve (no tag of it expired since). */
 type Kept = { html: string; fresh: () => Promise<boolean> };
 type State = { page?: Kept; rendering?: { done: Promise<void>; wake: () => void } };
 
-const KEY = Symbol.for('school-site.not-found-page');
-const state = (): State => ((globalThis as typeof globalThis & { [KEY]?: State })[KEY] ??= {});
+/** One state per language the 404 page is in: '' for the default language's. */
+const KEY = Symbol.for('school-site.not-found-pages');
+const states = (): Map<string, State> =>
+  ((globalThis as typeof globalThis & { [KEY]?: Map<string, State> })[KEY] ??= new Map<string, State>());
+const state = (language: string): State => {
+  const all = states();
+  if (!all.has(language)) all.set(language, {});
+  return all.get(language)!;
+};
 
 /**
  * How long a request waits for the render another request started, and how long that render may take
@@ -25,14 +34,21 @@ const state = (): State => ((globalThis as typeof globalThis & { [KEY]?: State }
  */
 export const RENDER_WAIT_MS = 5_000;
 
-/** The page cache's key of the 404 page (in Next 16: "/route-cache/APP_PAGE/<hash>/$/_not-found"). */
-export const isNotFoundKey = (cacheKey: string) => cacheKey === '/_not-found' || cacheKey.endsWith('/$/_not-found');
+/**
+ * The language of the 404 page a page cache key names ('' for the default language's), or null for any
+ * other page. In Next 16 the keys end "/$/_not-found", and "/$/<segment>/missing" for a language's own
+ * (LANGUAGE_NOT_FOUND_PAGE).
+ */
+export function notFoundKeyLanguage(cacheKey: string): string | null {
+  if (cacheKey === '/_not-found' || cacheKey.endsWith('/$/_not-found')) return '';
+  return new RegExp(`(?:^|/\\$)/([^/]+)/${LANGUAGE_NOT_FOUND_PAGE}$`).exec(cacheKey)?.[1] ?? null;
+}
 
-/** Called by the page cache for each entry of the 404 page it reads or stores: a page with its HTML is kept. */
-export function keepNotFoundPage(value: unknown, fresh: Kept['fresh']): void {
-  const page = value as { kind?: unknown; html?: unknown; status?: unknown } | null;
+/** Called by the page cache for each entry of a 404 page it reads or stores: a page with its HTML is kept. */
+export function keepNotFoundPage(language: string, value: unknown, fresh: Kept['fresh']): void {
+  const page = value as { kind?: unknown; html?: unknown } | null;
   if (page?.kind !== 'APP_PAGE' || typeof page.html !== 'string' || page.html === '') return;
-  const current = state();
+  const current = state(language);
   current.page = { html: page.html, fresh };
   current.rendering?.wake();
 }
@@ -48,11 +64,11 @@ async function freshPage(current: State): Promise<string | null> {
 }
 
 /**
- * The 404 page's HTML, fresh; or null when this request is the one to let through to Next, which renders
- * the page and stores it (and so keeps it here).
+ * The 404 page's HTML in `language` ('' for the default language), fresh; or null when this request is
+ * the one to let through to Next, which renders the page and stores it (and so keeps it here).
  */
-export async function notFoundPage(): Promise<string | null> {
-  const current = state();
+export async function notFoundPage(language = ''): Promise<string | null> {
+  const current = state(language);
   const kept = await freshPage(current);
   if (kept !== null) return kept;
   if (current.rendering) {
@@ -70,4 +86,25 @@ export async function notFoundPage(): Promise<string | null> {
     if (current.rendering === rendering) current.rendering = undefined;
   });
   return null;
+}
+
+/**
+ * A language's 404 page, rendered now: asked of this server itself over the loopback, at the port Next
+ * serves on (PORT, which next start and the standalone server set). The page answers 200 to that request (a page cannot say 404 and still be
+ * kept as a page), the page cache keeps it, and visitors only ever get it from here, as a 404. Called once
+ * a language's copy is missing or stale (at the start, after a publish of its words); null when it cannot
+ * be had within RENDER_WAIT_MS.
+ */
+export async function renderNotFoundPage(language: string): Promise<string | null> {
+  const port = process.env.PORT;
+  if (!port) return null;
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/${language}/${LANGUAGE_NOT_FOUND_PAGE}`, {
+      headers: { [NOT_FOUND_HEADER]: IN_LANGUAGE },
+      signal: AbortSignal.timeout(RENDER_WAIT_MS),
+    });
+    return response.ok ? await response.text() : null;
+  } catch {
+    return null;
+  }
 }

@@ -67,7 +67,7 @@ export async function siteMetadata(language: string): Promise<Metadata> {
 }
 
 /** The 404 pages' <head>: their own title (no product name, as on the unmatched paths' page), kept out of search. */
-export async function notFoundMetadata(): Promise<Metadata> {
-  const { title, description } = await getNotFoundCopy();
+export async function notFoundMetadata(language?: string): Promise<Metadata> {
+  const { title, description } = await getNotFoundCopy(language);
   return { title: { absolute: title }, description, robots: { index: false } };
 }

@@ -24,14 +24,13 @@ export function servedLanguages(): { tags: readonly string[]; defaultLanguage: s
 }
 
 /**
- * Whether a page may live under `segment`: never under anything but a tag, nor under the default
- * language's own tag (its pages have no prefix); under a tag the settings list once they have been read.
- * Before that, a tag passes and the page itself decides.
+ * Whether a page may live under `segment`: under a tag the settings list, as last read, but not the
+ * default language's own (its pages have no prefix). Before the settings are read, under none: a page
+ * rendered to find out would be kept in the route cache under whatever a visitor typed.
  */
 export function mayServeLanguage(segment: string): boolean {
-  if (!isLanguageTag(segment)) return false;
   const served = store[KEY];
-  return served === undefined || (served.tags.has(segment) && segment !== served.defaultLanguage);
+  return served !== undefined && isLanguageTag(segment) && served.tags.has(segment) && segment !== served.defaultLanguage;
 }
 
 /**

@@ -30,6 +30,21 @@ export const ROUTES = {
 export const NOT_FOUND_HEADER = 'x-site-not-found';
 export const NOT_FOUND_PATH = '/_default/_not-found';
 
+/** NOT_FOUND_HEADER's value that sends a request to NOT_FOUND_PATH. */
+export const TO_NOT_FOUND = '1';
+
+/**
+ * A made-up path under a language's prefix gets the 404 page in that language: this page under the
+ * language's segment, which the proxy asks the server for itself (its request marked with NOT_FOUND_HEADER
+ * set to IN_LANGUAGE) and answers visitors with, as a 404 (lib/cache/not-found-page.ts).
+ */
+export const LANGUAGE_NOT_FOUND_PAGE = 'missing';
+export const IN_LANGUAGE = 'language';
+
+/** Whether `path` (in the default language's spelling) is a page of the route table, or below one that has pages below it. */
+export const isSitePath = (path: string): boolean =>
+  PAGES.some((page) => path === page.path || ('below' in page && path.startsWith(`${page.path}/`)));
+
 /** The page of what following a link of the emails came to (lib/forms/form-state.ts LINK_RESULTS). */
 export const linkResultPath = (result: string) => `${ROUTES.subscription}/${result}`;
 

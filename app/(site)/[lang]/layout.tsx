@@ -3,11 +3,12 @@ import '../../globals.css';
 import type { Viewport } from 'next';
 import type { ReactNode } from 'react';
 
-import { getSettings, getSiteNotice } from '@/lib/content';
+import { getLocalPath, getSettings, getSiteNotice } from '@/lib/content';
+import { ROUTES } from '@/lib/shared/public-pages';
 import { siteMetadata } from '@/lib/content/metadata';
 
 import { DraftTools } from '../_components/draft-tools';
-import { ErrorCopyProvider } from '../_components/error-copy';
+import { StatusCopyProvider } from '../_components/status-copy';
 import { Footer } from '../_components/footer';
 import { Header } from '../_components/header';
 import { languageParams, pageLanguage, type LanguageParams } from '../_components/page-language';
@@ -26,21 +27,23 @@ const MAIN_ID = 'main';
 
 export default async function SiteLayout({ children, ...props }: LanguageParams & { children: ReactNode }) {
   const { tag, direction } = await pageLanguage(props);
-  const [settings, notice] = await Promise.all([getSettings(tag), getSiteNotice(tag)]);
+  const [settings, notice, support] = await Promise.all([getSettings(tag), getSiteNotice(tag), getLocalPath(tag, ROUTES.support)]);
   return (
     <html lang={tag} dir={direction}>
       <body className="flex min-h-screen flex-col bg-white text-ink antialiased">
         <a
           href={`#${MAIN_ID}`}
-          className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:px-4 focus:py-2 focus:shadow-sm"
+          className="sr-only focus:not-sr-only focus:absolute focus:inset-s-4 focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:px-4 focus:py-2 focus:shadow-sm"
         >
           {settings.chrome.skipLink}
         </a>
         <SiteNotice notice={notice} />
         <Header settings={settings} />
         <main id={MAIN_ID} className="flex-1">
-          {/* The error boundary (error.tsx) sits inside the layout: it gets its words from here. */}
-          <ErrorCopyProvider copy={settings.errorPage}>{children}</ErrorCopyProvider>
+          {/* The error and 404 boundaries sit inside the layout: they get their words and links from here. */}
+          <StatusCopyProvider error={settings.errorPage} notFound={settings.notFound} links={{ home: settings.home.href, support }}>
+            {children}
+          </StatusCopyProvider>
         </main>
         <Footer settings={settings} />
         <DraftTools />

@@ -1,11 +1,13 @@
-import { getNotFoundCopy } from '@/lib/content';
 import { notFoundMetadata } from '@/lib/content/metadata';
 
-import { NotFoundBody } from '../../_components/status-page';
+import { LanguageNotFound } from '../_components/status-copy';
 
-export const generateMetadata = notFoundMetadata;
+export const generateMetadata = () => notFoundMetadata();
 
-/** A page's notFound(): a day that no version of the privacy policy names. The 404 page's words, in the site's frame. */
-export default async function NotFound() {
-  return <NotFoundBody copy={await getNotFoundCopy()} />;
+/**
+ * A page's notFound() (a day no version of the privacy policy names), and a made-up path under a
+ * language's prefix: the 404 page's words in the page's language, in the site's frame.
+ */
+export default function NotFound() {
+  return <LanguageNotFound />;
 }

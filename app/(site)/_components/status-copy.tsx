@@ -2,16 +2,36 @@
 
 import { createContext, use, type ReactNode } from 'react';
 
-import { ERROR_DEFAULTS, type ErrorCopy } from '@/lib/content/status-copy';
+import { ERROR_DEFAULTS, NOT_FOUND_DEFAULTS, type ErrorCopy, type NotFoundCopy } from '@/lib/content/status-copy';
+import { ROUTES } from '@/lib/shared/public-pages';
+
+import { ErrorBody, NotFoundBody, type StatusLinks } from '../../_components/status-page';
 
 /**
- * The error page's words, handed down by the layout (which has read Site settings) to the error
- * boundary, a client component that cannot fetch. Outside the layout: the defaults.
+ * The error and 404 pages' words and links, in the page's language, handed down by the layout (which has
+ * read Site settings) to the boundaries: error.tsx is a client component that cannot fetch, and
+ * not-found.tsx is given no params to know the language by. Outside the layout: the defaults.
  */
-const ErrorCopyContext = createContext<ErrorCopy>(ERROR_DEFAULTS);
+type StatusCopy = { error: ErrorCopy; notFound: NotFoundCopy; links: StatusLinks };
 
-export function ErrorCopyProvider({ copy, children }: { copy: ErrorCopy; children: ReactNode }) {
-  return <ErrorCopyContext value={copy}>{children}</ErrorCopyContext>;
+const StatusCopyContext = createContext<StatusCopy>({
+  error: ERROR_DEFAULTS,
+  notFound: NOT_FOUND_DEFAULTS,
+  links: { home: ROUTES.home, support: ROUTES.support },
+});
+
+export function StatusCopyProvider({ children, ...copy }: StatusCopy & { children: ReactNode }) {
+  return <StatusCopyContext value={copy}>{children}</StatusCopyContext>;
 }
 
-export const useErrorCopy = (): ErrorCopy => use(ErrorCopyContext);
+/** The 404 page's body in the layout's language. */
+export function LanguageNotFound() {
+  const { notFound, links } = use(StatusCopyContext);
+  return <NotFoundBody copy={notFound} links={links} />;
+}
+
+/** The error page's body in the layout's language. */
+export function LanguageError({ retry }: { retry: () => void }) {
+  const { error, links } = use(StatusCopyContext);
+  return <ErrorBody copy={error} retry={retry} links={links} />;
+}

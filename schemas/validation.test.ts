@@ -4,7 +4,7 @@ import type { SanityDocument, ValidationMarker } from 'sanity';
 import { describe, expect, it } from 'vitest';
 
 import { parseNdjson } from '@school-site/content-lake';
-import { markerPath, validateContent } from '@/lib/content/schema-check';
+import { markerPath, problemsByType, validateContent } from '@/lib/content/schema-check';
 import { FIELD_NAMES, MESSAGE_CODES } from '@/lib/forms/messages';
 import { SEED_FILE as SEED } from '@/testkit/paths';
 
@@ -157,6 +157,19 @@ describe('languages', () => {
   it('refuses a translation whose language is not a tag', async () => {
     const translation = { ...seedDocument('landingPage-es'), language: 'Spanish' };
     expect(errorsOf(await validate(translation)).map(([path]) => path)).toEqual(['language']);
+  });
+
+  it('lets a translation lack a field the default document must have: the page shows the default words there', async () => {
+    const { hero, ...rest } = seedDocument('landingPage-es');
+    const translation = { ...rest, hero: { ...(hero as object), text: undefined } } as Doc;
+    expect(await problemsByType([translation], ['landingPage'], false)).toEqual(new Map());
+    const { hero: english, ...others } = seedDocument('landingPage');
+    const problems = await problemsByType(
+      [{ ...others, hero: { ...(english as object), text: undefined } } as Doc],
+      ['landingPage'],
+      false,
+    );
+    expect(problems.get('landingPage')).toEqual(['hero.text: Required']);
   });
 });
 

@@ -25,11 +25,10 @@ import { getFallbackLang, getSiteLanguages, inLanguage } from './languages';
 import { toVersionsCopy } from '@/lib/policy/version-copy';
 import { toChangesView, toVersionListView, toVersionView } from './version-views';
 import { comparedTexts, earlierTranslation, languageLines, readerText } from './version-text';
-import { toSubscriptionCopy } from '@/lib/forms/subscription-copy';
 import { fallbackLanguage } from '@/lib/shared/text-language';
 import { NOT_FOUND_DEFAULTS, type NotFoundCopy } from './status-copy';
 import { toPrivacyView } from './policy-view';
-import { toLandingView, toSettingsView, toSupportView } from './views';
+import { toLandingView, toSettingsView, toSubscriptionView, toSupportView } from './views';
 
 export { getLocalPath, getPageLanguage, getSiteLanguages } from './languages';
 
@@ -52,7 +51,7 @@ export const getLandingPage = cache(async (language: string) => {
 
 /** The words of the confirmation and unsubscribe pages (and the emails, which the senders read themselves: lib/mail/copy.ts). */
 export const getSubscriptionCopy = cache(async (language: string) =>
-  toSubscriptionCopy(await fetchContent(SUBSCRIPTION_COPY_QUERY, 'siteSettings', { language })),
+  toSubscriptionView(await fetchContent(SUBSCRIPTION_COPY_QUERY, 'siteSettings', { language }), await getFallbackLang(language)),
 );
 
 export const getSupportPage = cache(async (language: string) =>

@@ -9,7 +9,11 @@ import { readDataset, type Doc } from '../../testkit/dataset';
 import { queryResults, resultsOf, SEED_FILE, stringsIn } from '../../testkit/seed-queries';
 import { toPrivacyView } from './policy-view';
 import { toChangesView } from './version-views';
-import { toLandingView, toSettingsView, toSupportView } from './views';
+import { queryDocuments } from '@school-site/content-lake';
+import type { SUBSCRIPTION_COPY_QUERY_RESULT } from '@/sanity.types';
+
+import { SUBSCRIPTION_COPY_QUERY } from './queries';
+import { toLandingView, toSettingsView, toSubscriptionView, toSupportView } from './views';
 
 type Results = Awaited<ReturnType<typeof queryResults>>;
 
@@ -179,8 +183,10 @@ describe('the copy of the forms, the frame and the status pages', () => {
   it('landing: a store button without a URL carries its line, with the product name filled in', () => {
     const [appStore, playStore] = toLandingView(seed.landing, seed.settings).hero.stores;
     expect(seed.settings.appStoreFallback).toContain('{productName}');
-    expect(appStore?.fallback).toBe(seed.settings.appStoreFallback?.replace('{productName}', seed.settings.productName ?? ''));
-    expect(playStore?.fallback).toBe(seed.settings.playStoreFallback?.replace('{productName}', seed.settings.productName ?? ''));
+    // The name a part of its own, which the page isolates (<bdi>).
+    const name = { isolate: seed.settings.productName };
+    expect(appStore?.fallback).toEqual(['Search “', name, '” in the App Store']);
+    expect(playStore?.fallback).toEqual(['Search “', name, '” on Google Play']);
   });
 
   it('settings: every form message by code, the field names, the 404 and error pages', () => {
@@ -205,6 +211,25 @@ describe('the copy of the forms, the frame and the status pages', () => {
 
   it('privacy: the label before the date', () => {
     expect(toPrivacyView(seed.privacy, seed.settings).lastUpdated?.label).toBe(seed.privacy.lastUpdatedLabel);
+  });
+
+  it('subscription: each sentence with the product name isolated, the words for titles and buttons filled in', async () => {
+    const result = await queryDocuments<SUBSCRIPTION_COPY_QUERY_RESULT>(
+      await readDataset(SEED_FILE),
+      SUBSCRIPTION_COPY_QUERY,
+      { language: 'en' },
+      'published',
+    );
+    const { words, sentences, lang } = toSubscriptionView(result, null);
+    const name = result?.productName ?? '';
+    expect(sentences.confirmIntro).toEqual(['Press the button to start getting emails from ', { isolate: name }, ' at this address.']);
+    expect(words.confirmIntro).toBe(`Press the button to start getting emails from ${name} at this address.`);
+    expect(sentences.confirmHeading).toEqual([words.confirmHeading]);
+    expect(lang).toBeUndefined();
+    expect(toSubscriptionView({ ...result!, fallback: ['subscription'] }, { lang: 'en', dir: 'ltr' }).lang).toEqual({
+      lang: 'en',
+      dir: 'ltr',
+    });
   });
 
   it('draft mode: the share image description and the 404 description are clean, the visible texts keep their markers', () => {

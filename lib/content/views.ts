@@ -3,10 +3,16 @@ import { stegaClean } from '@sanity/client/stega';
 import { ROUTES } from '@/lib/shared/public-pages';
 import { toMessageCopy } from '@/lib/forms/messages';
 import type { RequestType } from '@/lib/forms/request-types';
-import type { LANDING_PAGE_QUERY_RESULT, SETTINGS_QUERY_RESULT, SUPPORT_PAGE_QUERY_RESULT } from '@/sanity.types';
+import { SUBSCRIPTION_COPY_KEYS, toSubscriptionCopy, type SubscriptionCopyKey } from '@/lib/forms/subscription-copy';
+import type {
+  LANDING_PAGE_QUERY_RESULT,
+  SETTINGS_QUERY_RESULT,
+  SUBSCRIPTION_COPY_QUERY_RESULT,
+  SUPPORT_PAGE_QUERY_RESULT,
+} from '@/sanity.types';
 
 import type { ErrorCopy, NotFoundCopy } from './status-copy';
-import { fillTokens } from '@/lib/shared/tokens';
+import { fillSentence, fillTokens, type Sentence } from '@/lib/shared/tokens';
 import { fallbackLanguage, type LangAttrs, type SectionLanguage } from '@/lib/shared/text-language';
 import { clean, cleanOrNull, faqView, links, pageMeta, text, texts, type Maybe } from '@/lib/shared/view-fields';
 
@@ -70,8 +76,8 @@ export function toSettingsView(settings: SettingsResult, fallbackLang: LangAttrs
 
 const FALLBACK_ICON: FeatureIcon = 'radius';
 
-/** A store line ("Search “{productName}” in the App Store") with the product name filled in. */
-const storeLine = (line: Maybe<string>, settings: SettingsResult) => text(fillTokens(line, { productName: settings.productName }));
+/** A store line ("Search “{productName}” in the App Store") with the product name filled in, isolated. */
+const storeLine = (line: Maybe<string>, settings: SettingsResult) => fillSentence(text(line), { productName: settings.productName });
 
 export function toLandingView(result: LandingResult, settings: SettingsResult, fallbackLang: LangAttrs | null = null) {
   const { hero, features, experience, faq, stayUpdated, seo } = fillTokens(result, { radius: settings.radiusMiles });
@@ -158,6 +164,20 @@ export function toSupportView(result: SupportResult, fallbackLang: LangAttrs | n
       langOf: words.fields('form'),
     },
     faq: { ...faqView(result.faqHeading, result.faq), langOf: { heading: words.of('faqHeading'), items: words.of('faq') } },
+  };
+}
+
+/**
+ * The words of the subscription's pages: as the emails have them (titles, buttons), and each as a sentence
+ * with the product's name isolated; `lang` where they are the default language's on a page in another.
+ */
+export function toSubscriptionView(result: SUBSCRIPTION_COPY_QUERY_RESULT, fallbackLang: LangAttrs | null = null) {
+  const tokens = { productName: result?.productName };
+  const sentences = SUBSCRIPTION_COPY_KEYS.map((key) => [key, fillSentence(text(result?.subscription?.[key]), tokens)] as const);
+  return {
+    words: toSubscriptionCopy(result),
+    sentences: Object.fromEntries(sentences) as Record<SubscriptionCopyKey, Sentence>,
+    lang: fallbackLanguage(result?.fallback, fallbackLang).of('subscription'),
   };
 }
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { queryResults, SEED_FILE as SEED, stringsIn } from '../../testkit/seed-queries';
-import { fillTokens } from './tokens';
+import { fillSentence, fillTokens } from './tokens';
 import { toPrivacyView, type PrivacyPolicyView } from '@/lib/content/policy-view';
 import { toLandingView } from '@/lib/content/views';
 
@@ -165,5 +165,18 @@ describe('fillTokens with several tokens (store lines, form messages)', () => {
 
   it('does not fill a token inside a filled value again', () => {
     expect(fillTokens('{field}', { field: '{max}', max: 5 })).toBe('{max}');
+  });
+});
+
+describe('fillSentence: the values a page isolates', () => {
+  it('fills each named token as a part of its own, the words around it as they are', () => {
+    expect(fillSentence('Search “{productName}” in the App Store', { productName: 'Hallway' })).toEqual([
+      'Search “',
+      { isolate: 'Hallway' },
+      '” in the App Store',
+    ]);
+    expect(fillSentence('{productName}: {unknown}', { productName: 'Hallway' })).toEqual([{ isolate: 'Hallway' }, ': {unknown}']);
+    expect(fillSentence('No token here.', { productName: 'Hallway' })).toEqual(['No token here.']);
+    expect(fillSentence('{constructor}', {})).toEqual(['{constructor}']);
   });
 });

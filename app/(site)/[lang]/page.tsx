@@ -5,6 +5,7 @@ import { ROUTES } from '@/lib/shared/public-pages';
 import { FaqSection } from '../_components/faq-section';
 import { Icon } from '../_components/icons';
 import { SectionHeading } from '../_components/section-heading';
+import { SentenceText } from '../_components/sentence';
 import { LanguageLinks } from '../_components/language-links';
 import { pageHead, pageLanguage, type LanguageParams } from '../_components/page-language';
 import { SubscribeForm, type SubscribeFormProps } from '../_components/subscribe-form';
@@ -19,7 +20,7 @@ function StoreButton({ store: { href, label, fallback, langOf } }: { store: Land
       <span className={`${className} flex-col bg-white/15 text-white outline-1 outline-white/40`}>
         <span {...langOf.label}>{label}</span>
         <span {...langOf.fallback} className="text-xs font-normal">
-          {fallback}
+          <SentenceText sentence={fallback} />
         </span>
       </span>
     );

@@ -10,8 +10,10 @@ type Props = { href: string | null | undefined; className?: string; children: Re
 export function SiteLink({ href, className, children }: Props) {
   if (!href) return <span className={className}>{children}</span>;
   const external = /^https?:\/\//.test(href);
+  // An address keeps its own direction inside a sentence of another script (an email address in an Arabic line).
+  const address = href.startsWith('mailto:');
   return (
-    <a href={href} className={className} {...(external ? { rel: 'noopener noreferrer' } : {})}>
+    <a href={href} className={className} {...(external ? { rel: 'noopener noreferrer' } : {})} {...(address ? { dir: 'auto' } : {})}>
       {children}
     </a>
   );

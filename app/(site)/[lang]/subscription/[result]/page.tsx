@@ -16,7 +16,7 @@ async function words(language: string, result: string) {
   if (!isLinkResult(result)) notFound();
   const copy = await getSubscriptionCopy(language);
   const [heading, text] = LINK_RESULT_WORDS[result];
-  return { heading: copy[heading], text: copy[text] };
+  return { heading: copy.words[heading], text: copy.sentences[text], lang: copy.lang };
 }
 
 export async function generateMetadata({ params }: PageProps<'/[lang]/subscription/[result]'>) {
@@ -27,10 +27,10 @@ export async function generateMetadata({ params }: PageProps<'/[lang]/subscripti
 /** What following a link came to (lib/support/subscription-actions.ts redirects here), in the editor's words. */
 export default async function LinkResultPage({ params }: PageProps<'/[lang]/subscription/[result]'>) {
   const { tag } = await pageLanguage({ params });
-  const [{ heading, text }, settings] = await Promise.all([words(tag, (await params).result), getSettings(tag)]);
+  const [{ heading, text, lang }, settings] = await Promise.all([words(tag, (await params).result), getSettings(tag)]);
   return (
-    <SubscriptionFrame heading={heading} text={text}>
-      <HomeButton label={settings.chrome.backHome} href={settings.home.href} />
+    <SubscriptionFrame heading={heading} text={text} lang={lang}>
+      <HomeButton label={settings.chrome.backHome} href={settings.home.href} lang={settings.chrome.langOf.backHome} />
     </SubscriptionFrame>
   );
 }

@@ -46,7 +46,7 @@ export async function POST(request: Request, { params }: RouteContext<'/[lang]/s
     if (!(error instanceof StoreError)) console.error('one-click unsubscribe failed unexpectedly', error);
     result = 'failed';
   }
-  const words = await getSubscriptionCopy((await pageLanguage({ params })).tag);
+  const { words } = await getSubscriptionCopy((await pageLanguage({ params })).tag);
   const [heading, detail] = LINK_RESULT_WORDS[result];
   return text(`${words[heading]}\n${words[detail]}`, STATUS[result] ?? 404, result === 'failed' ? { 'retry-after': '60' } : {});
 }

@@ -91,7 +91,7 @@ export const getSiteNotice = cache(async (language: string) => {
 /** Page `page` of the list of versions, newest first; null past the last. */
 export const getPolicyVersionsPage = cache(async (language: string, page: number) => {
   const [schedule, policy] = await Promise.all([getPolicySchedule(), getPrivacyPolicy(language)]);
-  return inLanguage(language, toVersionListView(schedule, policy.versions, page));
+  return inLanguage(language, toVersionListView(schedule, policy.versions, page, policy.langOf));
 });
 
 /** The first page of the list, which always exists. */

@@ -46,8 +46,11 @@ function standing({ date, withdrawnAt }: { date: string; withdrawnAt: string | n
 const correctedText = (correctedAt: string | null, copy: VersionsCopy) =>
   correctedAt ? withDates(copy.correctedLabel, { date: formatDate(correctedAt.slice(0, 10), copy.locale) }) : null;
 
-/** Page `page` of the list (policy-archive.ts), or null past its last page. */
-export function toVersionListView(schedule: Schedule, copy: VersionsCopy, page = 1) {
+/**
+ * Page `page` of the list (policy-archive.ts), or null past its last page. The summaries are the record's,
+ * in the default language: `languages` (the policy page's, policy-view.ts) says what they carry on a page in another.
+ */
+export function toVersionListView(schedule: Schedule, copy: VersionsCopy, page = 1, languages?: PolicyLanguages) {
   const pages = pageCount(schedule.versions.length);
   if (page > pages) return null;
   const first = (page - 1) * VERSIONS_PER_PAGE;
@@ -71,6 +74,7 @@ export function toVersionListView(schedule: Schedule, copy: VersionsCopy, page =
   return {
     meta: { title: clean(page === 1 ? copy.listHeading : `${copy.listHeading} (${pageText})`), description: clean(copy.listDescription) },
     path: versionsPagePath(page),
+    langOf: { summaries: languages?.governing, words: languages?.versions },
     heading: copy.listHeading,
     intro: copy.listIntro,
     currentLabel: copy.currentLabel,

@@ -8,7 +8,7 @@ import { REQUEST_TYPES } from '@/lib/forms/request-types';
 import { readDataset, type Doc } from '../../testkit/dataset';
 import { queryResults, resultsOf, SEED_FILE, stringsIn } from '../../testkit/seed-queries';
 import { toPrivacyView } from './policy-view';
-import { toChangesView } from './version-views';
+import { toChangesView, toVersionListView } from './version-views';
 import { queryDocuments } from '@school-site/content-lake';
 import type { SUBSCRIPTION_COPY_QUERY_RESULT } from '@/sanity.types';
 
@@ -329,6 +329,21 @@ describe('the default language on a page in another', () => {
     // In draft mode (no record), the document's own fields, each as the query says.
     const draft = toPrivacyView({ ...seed.privacy, fallback: ['sections', 'versions'] }, seed.settings, undefined, EN).langOf;
     expect(draft).toEqual({ title: undefined, summary: undefined, sections: EN, lastUpdatedLabel: undefined, versions: EN, governing: EN });
+  });
+
+  it('the list of versions: the record’s summaries are the default language’s; its words, as the policy’s are', () => {
+    const policy = toPrivacyView({ ...seed.privacy, fallback: ['versions'] }, seed.settings, undefined, EN);
+    const entry = {
+      date: '2026-11-22',
+      summary: 'Clearer wording',
+      material: false,
+      publishedAt: '2026-11-01T00:00:00Z',
+      correctedAt: null,
+      withdrawnAt: null,
+    };
+    const schedule = { versions: [entry], today: '2026-12-01', current: { date: entry.date }, timeZone: 'UTC' };
+    expect(toVersionListView(schedule, policy.versions, 1, policy.langOf)?.langOf).toEqual({ summaries: EN, words: EN });
+    expect(toVersionListView(schedule, policy.versions, 1, toPrivacyView(seed.privacy, seed.settings).langOf)?.langOf).toEqual({});
   });
 
   it('changes: two versions compared in the default language carry it; the page’s own words, the policy’s', () => {

@@ -70,6 +70,8 @@ export function toSettingsView(settings: SettingsResult, fallbackLang: LangAttrs
       footerColumns: words.of('footerColumns'),
       supportHours: words.of('supportHours'),
       replyTime: words.of('replyTime'),
+      notFound: words.of('notFound'),
+      errorPage: words.of('errorPage'),
     },
   };
 }

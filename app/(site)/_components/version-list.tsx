@@ -8,8 +8,12 @@ export function VersionList({ view, language }: { view: VersionListView; languag
   return (
     <article className="mx-auto max-w-3xl px-4 py-12 sm:px-6 sm:py-16">
       <BackHome language={language} />
-      <h1 className="mt-6 text-4xl font-extrabold tracking-tight text-ink sm:text-5xl">{view.heading}</h1>
-      <p className="mt-4 text-lg text-muted">{view.intro}</p>
+      <h1 {...view.langOf.words} className="mt-6 text-4xl font-extrabold tracking-tight text-ink sm:text-5xl">
+        {view.heading}
+      </h1>
+      <p {...view.langOf.words} className="mt-4 text-lg text-muted">
+        {view.intro}
+      </p>
       <ol className="mt-10 border-y border-gray-200">
         {view.entries.map((version) => (
           <li key={version.date} className="border-gray-200 py-5 not-last:border-b">
@@ -25,7 +29,11 @@ export function VersionList({ view, language }: { view: VersionListView; languag
               {version.inEffect}
               {version.corrected ? <> · {version.corrected}</> : null}
             </p>
-            {version.summary ? <p className="mt-2 text-ink">{version.summary}</p> : null}
+            {version.summary ? (
+              <p {...view.langOf.summaries} className="mt-2 text-ink">
+                {version.summary}
+              </p>
+            ) : null}
           </li>
         ))}
       </ol>

@@ -1,3 +1,5 @@
+// What Sanity's client uses to encode stega in draft mode (a dependency of @sanity/client).
+import { vercelStegaCombine } from '@vercel/stega';
 import { describe, expect, it } from 'vitest';
 
 import { defaultLanguageAttrs, fallbackLanguage } from './text-language';
@@ -27,6 +29,11 @@ describe("the default language's words on a page in another", () => {
     expect(words.section('hero')).toEqual({ langOf: { scrollLabel: EN } });
     expect(words.fields('faq')).toEqual({ heading: EN, items: EN });
     expect([words.of('seo'), words.of('hero')]).toEqual([EN, undefined]);
+  });
+
+  it('read the names as draft mode sends them, each with its invisible source marker', () => {
+    const marked = fallback.map((path) => vercelStegaCombine(path, { origin: 'sanity.io', href: '/studio' }));
+    expect(fallbackLanguage<string>(marked, EN).section('faq')).toEqual({ lang: EN, langOf: {} });
   });
 
   it('mark nothing where the page is in the default language', () => {

@@ -1,3 +1,5 @@
+import { stegaClean } from '@sanity/client/stega';
+
 import type { Direction, SiteLanguages } from './languages';
 
 /**
@@ -26,7 +28,8 @@ export type SectionLanguage<K extends string> = { lang?: LangAttrs; langOf: Part
  * default-language words carry `attrs` (null on the default language's own page: nothing is marked).
  */
 export function fallbackLanguage<P extends string>(fallback: readonly P[] | null | undefined, attrs: LangAttrs | null) {
-  const fell = new Set<string>(attrs ? (fallback ?? []) : []);
+  // Draft mode encodes every string of a result for click-to-edit, these names too.
+  const fell = new Set<string>(attrs ? stegaClean(fallback ?? []) : []);
   /** The attributes of a field's element when its words are the default language's. */
   const of = (path: P): LangAttrs | undefined => (attrs && fell.has(path) ? attrs : undefined);
   /** Each field of object `name` whose words are the default language's, the whole object's included. */

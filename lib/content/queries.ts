@@ -18,6 +18,9 @@ export const LANGUAGES_QUERY = defineQuery(
 /** The default language's tag, as the site takes it from Site settings (toSiteLanguages): English in a dataset from before languages. */
 const DEFAULT_LANGUAGE = `coalesce(*[_id == "siteSettings"][0].defaultLanguage, *[_id == "siteSettings"][0].languages[0].tag, "en")`;
 
+// The pieces below are typed as their exact text (`as const`): a query's type is its text, which the
+// result types TypeGen writes are keyed by.
+
 /**
  * The default language's document of `type`, with `t`: its translation into $language, the document itself
  * when $language is the default language (or "", as the emails name it), null when there is none.

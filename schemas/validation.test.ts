@@ -171,6 +171,16 @@ describe('languages', () => {
     );
     expect(problems.get('landingPage')).toEqual(['hero.text: Required']);
   });
+
+  it('checks what a translation holds, however little: a headline alone passes, one too long does not', async () => {
+    const begun = (headline: string) => ({ _id: 'landingPage-ar', _type: 'landingPage', language: 'ar', hero: { headline } });
+    expect(await problemsByType([begun('تواصل')], ['landingPage'], false)).toEqual(new Map());
+    expect((await problemsByType([begun('x'.repeat(81))], ['landingPage'], false)).get('landingPage')).toEqual([
+      'hero.headline: Must be at most 80 characters long',
+    ]);
+    const settings = { _id: 'siteSettings-ar', _type: 'siteSettings', language: 'ar', notFound: { heading: 'الصفحة غير موجودة' } };
+    expect(await problemsByType([settings], ['siteSettings'], false)).toEqual(new Map());
+  });
 });
 
 const LINK_ERROR = 'Start with /, https:// or mailto:';

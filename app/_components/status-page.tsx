@@ -2,11 +2,25 @@ import type { ReactNode } from 'react';
 
 import type { ErrorCopy, NotFoundCopy } from '@/lib/content/status-copy';
 import { ROUTES } from '@/lib/shared/public-pages';
+import type { LangAttrs } from '@/lib/shared/text-language';
 
 /** The body of the pages that stand in for content: not found, and something went wrong. */
-export function StatusPage({ label, heading, text, children }: { label: string; heading: string; text: string; children: ReactNode }) {
+export function StatusPage({
+  label,
+  heading,
+  text,
+  lang,
+  children,
+}: {
+  label: string;
+  heading: string;
+  text: string;
+  /** Set where the words are in another language than the page's. */
+  lang?: LangAttrs;
+  children: ReactNode;
+}) {
   return (
-    <div className="flex flex-1 items-center justify-center px-4 py-20">
+    <div {...lang} className="flex flex-1 items-center justify-center px-4 py-20">
       <div className="max-w-md text-center">
         <p className="text-sm font-semibold uppercase tracking-wide text-brand-700">{label}</p>
         <h1 className="mt-2 text-3xl font-bold tracking-tight sm:text-4xl">{heading}</h1>
@@ -34,9 +48,9 @@ export function HomeLink({ label, href = ROUTES.home }: { label: string; href?: 
 }
 
 /** For the 404 pages (an unknown path, and a day no version of the policy has): what is missing, and the two ways on. */
-export function NotFoundBody({ copy, links = DEFAULT_LINKS }: { copy: NotFoundCopy; links?: StatusLinks }) {
+export function NotFoundBody({ copy, links = DEFAULT_LINKS, lang }: { copy: NotFoundCopy; links?: StatusLinks; lang?: LangAttrs }) {
   return (
-    <StatusPage label={copy.label} heading={copy.heading} text={copy.text}>
+    <StatusPage label={copy.label} heading={copy.heading} text={copy.text} lang={lang}>
       <HomeLink label={copy.homeLink} href={links.home} />
       <a href={links.support} className={secondaryAction}>
         {copy.supportLink}
@@ -46,9 +60,19 @@ export function NotFoundBody({ copy, links = DEFAULT_LINKS }: { copy: NotFoundCo
 }
 
 /** For the error pages: what went wrong on our side, and the two ways on. */
-export function ErrorBody({ copy, retry, links = DEFAULT_LINKS }: { copy: ErrorCopy; retry: () => void; links?: StatusLinks }) {
+export function ErrorBody({
+  copy,
+  retry,
+  links = DEFAULT_LINKS,
+  lang,
+}: {
+  copy: ErrorCopy;
+  retry: () => void;
+  links?: StatusLinks;
+  lang?: LangAttrs;
+}) {
   return (
-    <StatusPage label={copy.label} heading={copy.heading} text={copy.text}>
+    <StatusPage label={copy.label} heading={copy.heading} text={copy.text} lang={lang}>
       <button type="button" onClick={() => retry()} className={secondaryAction}>
         {copy.retry}
       </button>

@@ -25,7 +25,7 @@ import { getFallbackLang, getSiteLanguages, inLanguage } from './languages';
 import { toVersionsCopy } from '@/lib/policy/version-copy';
 import { toChangesView, toVersionListView, toVersionView } from './version-views';
 import { comparedTexts, earlierTranslation, languageLines, readerText } from './version-text';
-import { fallbackLanguage } from '@/lib/shared/text-language';
+import { fallbackLanguage, type LangAttrs } from '@/lib/shared/text-language';
 import { NOT_FOUND_DEFAULTS, type NotFoundCopy } from './status-copy';
 import { toPrivacyView } from './policy-view';
 import { toLandingView, toSettingsView, toSubscriptionView, toSupportView } from './views';
@@ -161,13 +161,17 @@ async function changesView(...args: Parameters<typeof toChangesView>) {
  * The 404 page's words, with a clean title for its <head>. A 404 must render whatever happens, so when
  * the dataset cannot be read at all it gets the defaults in code (lib/content/status-copy.ts).
  */
-export async function getNotFoundCopy(language?: string): Promise<NotFoundCopy & { title: string }> {
+export async function getNotFoundCopy(language?: string): Promise<NotFoundCopy & { title: string; writtenIn: LangAttrs }> {
   let copy: NotFoundCopy;
+  let writtenIn: LangAttrs = { lang: 'en', dir: 'ltr' };
   try {
-    copy = (await getSettings(language ?? (await getSiteLanguages()).defaultLanguage)).notFound;
+    const site = await getSiteLanguages();
+    const tag = language ?? site.defaultLanguage;
+    copy = (await getSettings(tag)).notFound;
+    writtenIn = { lang: tag, dir: site.languages.find((listed) => listed.tag === tag)?.direction ?? 'ltr' };
   } catch (error) {
     console.error('content: the 404 page falls back to its default words', error);
     copy = NOT_FOUND_DEFAULTS;
   }
-  return { ...copy, title: stegaClean(copy.heading) };
+  return { ...copy, title: stegaClean(copy.heading), writtenIn };
 }

@@ -47,15 +47,27 @@ export function markerPath(marker: ValidationMarker): string {
 
 type Doc = { _id: string; _type: string; language?: unknown };
 
-/** What Sanity's engine says of a required field that has no value. */
-const REQUIRED = 'Required';
-
 /**
  * A translation may lack a field the default language's document has (one added to the schema after it was
- * translated): the page shows the default's words there, marked with their language, and the Studio's
- * Translations view counts it as incomplete. So a missing value stops no publish and no start of the lake.
+ * translated, or one only the default's holds, such as the settings' numbers): the page shows the default's
+ * words there, marked with their language, and the Studio's Translations view counts it as incomplete. So
+ * in a translation a rule about a missing value stops no publish and no start of the lake; a value it has
+ * is checked as any other.
  */
 const isTranslation = (document: Doc) => typeof document.language === 'string' && document.language !== '';
+
+/** The value at a marker's path in `document`; undefined where the document has none. */
+function valueAt(document: unknown, path: ValidationMarker['path']): unknown {
+  let value = document;
+  for (const segment of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value =
+      typeof segment === 'object' && segment !== null && '_key' in segment
+        ? (value as { _key?: unknown }[]).find?.((item) => item?._key === segment._key)
+        : (value as Record<string, unknown>)[String(segment)];
+  }
+  return value;
+}
 
 /**
  * What keeps each of `types` from rendering in `documents` (published documents): the singleton is
@@ -71,7 +83,7 @@ export async function problemsByType(documents: readonly Doc[], types: readonly 
       !whole || ofType.some((document) => !('language' in document) || !document.language) ? [] : ['the document is missing'];
     for (const document of ofType) {
       const errors = (await validateContent(document as SanityDocument)).filter(
-        (marker) => marker.level === 'error' && !(isTranslation(document) && marker.message === REQUIRED),
+        (marker) => marker.level === 'error' && !(isTranslation(document) && valueAt(document, marker.path) === undefined),
       );
       found.push(...errors.map((marker) => `${markerPath(marker) || '(document)'}: ${marker.message}`));
     }

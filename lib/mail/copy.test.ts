@@ -14,16 +14,21 @@ vi.mock('@/lib/content/client', () => ({
       // The languages' query (it asks for the default) and the words' (it asks for $language).
       if (!query.includes('$language')) return SETTINGS_LANGUAGES;
       reads.push(params.language!);
-      return { productName: SEED.settings.productName, subscription: SEED.settings.subscription };
+      // A language listed before its words are translated: the query fills them in from the default's.
+      const fallback = params.language === UNTRANSLATED ? ['subscription'] : [];
+      return { productName: SEED.settings.productName, subscription: SEED.settings.subscription, fallback };
     },
   }),
 }));
+
+const UNTRANSLATED = 'he';
 
 const SETTINGS_LANGUAGES = {
   languages: [
     { tag: 'en', name: 'English', direction: 'ltr' },
     { tag: 'es', name: 'Español', direction: 'ltr' },
     { tag: 'ar', name: 'العربية', direction: 'rtl' },
+    { tag: UNTRANSLATED, name: 'עברית', direction: 'rtl' },
   ],
   defaultLanguage: 'en',
   governingLanguage: 'en',
@@ -65,5 +70,9 @@ describe('mailCopy', () => {
     expect((await mailCopy('')).writtenIn).toEqual({ tag: 'en', direction: 'ltr' });
     expect(await mailCopy('ar')).toMatchObject({ language: 'ar', writtenIn: { tag: 'ar', direction: 'rtl' } });
     expect(await mailCopy('es')).toMatchObject({ language: 'es', writtenIn: { tag: 'es', direction: 'ltr' } });
+  });
+
+  it('says it is in the default language where the words are the default’s: a language listed before its emails are translated', async () => {
+    expect(await mailCopy(UNTRANSLATED)).toMatchObject({ language: UNTRANSLATED, writtenIn: { tag: 'en', direction: 'ltr' } });
   });
 });

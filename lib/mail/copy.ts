@@ -31,7 +31,8 @@ async function readCopy(language: string): Promise<MailCopy> {
   // before a page or the start's read has told this process, and another instance's publish of them
   // arrives within the TTL. They also name the default's tag and each language's direction.
   serveLanguages(site);
-  const tag = language || site.defaultLanguage;
+  // In the default language's words where the language has none yet: the email then says it is in those.
+  const tag = language && !result.fallback.includes('subscription') ? language : site.defaultLanguage;
   const direction = site.languages.find((listed) => listed.tag === tag)?.direction ?? 'ltr';
   return { language, writtenIn: { tag, direction }, productName: result.productName ?? '', words: toSubscriptionCopy(result) };
 }

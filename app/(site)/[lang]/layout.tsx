@@ -32,6 +32,7 @@ export default async function SiteLayout({ children, ...props }: LanguageParams 
     <html lang={tag} dir={direction}>
       <body className="flex min-h-screen flex-col bg-white text-ink antialiased">
         <a
+          {...settings.chrome.langOf.skipLink}
           href={`#${MAIN_ID}`}
           className="sr-only focus:not-sr-only focus:absolute focus:inset-s-4 focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:px-4 focus:py-2 focus:shadow-sm"
         >
@@ -41,7 +42,12 @@ export default async function SiteLayout({ children, ...props }: LanguageParams 
         <Header settings={settings} />
         <main id={MAIN_ID} className="flex-1">
           {/* The error and 404 boundaries sit inside the layout: they get their words and links from here. */}
-          <StatusCopyProvider error={settings.errorPage} notFound={settings.notFound} links={{ home: settings.home.href, support }}>
+          <StatusCopyProvider
+            error={settings.errorPage}
+            notFound={settings.notFound}
+            links={{ home: settings.home.href, support }}
+            langOf={{ error: settings.langOf.errorPage, notFound: settings.langOf.notFound }}
+          >
             {children}
           </StatusCopyProvider>
         </main>

@@ -4,7 +4,11 @@ import { getSettings } from '@/lib/content';
 export async function BackHome({ language }: { language: string }) {
   const { chrome, home } = await getSettings(language);
   return (
-    <a href={home.href} className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
+    <a
+      {...chrome.langOf.backHome}
+      href={home.href}
+      className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"
+    >
       <span aria-hidden="true" className="points-inline">
         ←
       </span>{' '}

@@ -4,6 +4,7 @@ import { createContext, use, type ReactNode } from 'react';
 
 import { ERROR_DEFAULTS, NOT_FOUND_DEFAULTS, type ErrorCopy, type NotFoundCopy } from '@/lib/content/status-copy';
 import { ROUTES } from '@/lib/shared/public-pages';
+import type { LangAttrs } from '@/lib/shared/text-language';
 
 import { ErrorBody, NotFoundBody, type StatusLinks } from '../../_components/status-page';
 
@@ -12,7 +13,13 @@ import { ErrorBody, NotFoundBody, type StatusLinks } from '../../_components/sta
  * read Site settings) to the boundaries: error.tsx is a client component that cannot fetch, and
  * not-found.tsx is given no params to know the language by. Outside the layout: the defaults.
  */
-type StatusCopy = { error: ErrorCopy; notFound: NotFoundCopy; links: StatusLinks };
+type StatusCopy = {
+  error: ErrorCopy;
+  notFound: NotFoundCopy;
+  links: StatusLinks;
+  /** Set on words in the default language where the page's has none yet. */
+  langOf?: { error?: LangAttrs; notFound?: LangAttrs };
+};
 
 const StatusCopyContext = createContext<StatusCopy>({
   error: ERROR_DEFAULTS,
@@ -26,12 +33,12 @@ export function StatusCopyProvider({ children, ...copy }: StatusCopy & { childre
 
 /** The 404 page's body in the layout's language. */
 export function LanguageNotFound() {
-  const { notFound, links } = use(StatusCopyContext);
-  return <NotFoundBody copy={notFound} links={links} />;
+  const { notFound, links, langOf } = use(StatusCopyContext);
+  return <NotFoundBody copy={notFound} links={links} lang={langOf?.notFound} />;
 }
 
 /** The error page's body in the layout's language. */
 export function LanguageError({ retry }: { retry: () => void }) {
-  const { error, links } = use(StatusCopyContext);
-  return <ErrorBody copy={error} retry={retry} links={links} />;
+  const { error, links, langOf } = use(StatusCopyContext);
+  return <ErrorBody copy={error} retry={retry} links={links} lang={langOf?.error} />;
 }

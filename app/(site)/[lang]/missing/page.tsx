@@ -1,7 +1,6 @@
-import { getNotFoundCopy, getSettings } from '@/lib/content';
+import { getLocalPath, getNotFoundCopy, getSettings } from '@/lib/content';
 import { notFoundMetadata } from '@/lib/content/metadata';
 import { ROUTES } from '@/lib/shared/public-pages';
-import { getLocalPath } from '@/lib/content';
 
 import { NotFoundBody } from '../../../_components/status-page';
 import { pageLanguage, type LanguageParams } from '../../_components/page-language';
@@ -16,6 +15,6 @@ export async function generateMetadata(props: LanguageParams) {
  */
 export default async function Missing(props: LanguageParams) {
   const { tag } = await pageLanguage(props);
-  const [copy, { home }, support] = await Promise.all([getNotFoundCopy(tag), getSettings(tag), getLocalPath(tag, ROUTES.support)]);
-  return <NotFoundBody copy={copy} links={{ home: home.href, support }} />;
+  const [copy, { home, langOf }, support] = await Promise.all([getNotFoundCopy(tag), getSettings(tag), getLocalPath(tag, ROUTES.support)]);
+  return <NotFoundBody copy={copy} links={{ home: home.href, support }} lang={langOf.notFound} />;
 }

@@ -65,13 +65,52 @@ export const writtenDay = (date: string, locale = 'en-US') =>
 /** A language written right to left, as an editor adds one: Arabic in the settings, its landing page translated. */
 export const ARABIC = { tag: 'ar', headline: 'تواصل مع مجتمع مدرستك، دون أن تكشف عن نفسك' } as const;
 
-/** Adds ARABIC to the dataset `file` (a copy of the seed): the settings list it, and its landing page has its headline. */
+/** The Arabic words of the 404 page and of the subscription's emails and pages, as a translator would enter them. */
+export const ARABIC_SETTINGS = {
+  notFound: {
+    label: '404',
+    heading: 'الصفحة غير موجودة',
+    text: 'هذه الصفحة غير موجودة. ربما نُقلت، أو أن العنوان مكتوب خطأً.',
+    description: 'الصفحة التي تبحث عنها غير موجودة.',
+    homeLink: 'الذهاب إلى الصفحة الرئيسية',
+    supportLink: 'طلب المساعدة',
+  },
+  subscription: {
+    confirmSubject: 'أكّد بريدك لتصلك أخبار {productName}',
+    confirmText:
+      'طلب أحدهم، ونرجو أن تكون أنت، تلقي رسائل {productName} على هذا العنوان: عند إطلاق ميزة وعند تغيّر سياسة الخصوصية. أكّد عنوانك لتبدأ في تلقيها.',
+    confirmLink: 'تأكيد اشتراكي',
+    confirmIgnore: 'إن لم تطلب ذلك فتجاهل هذه الرسالة: بلا تأكيد ننسى هذا العنوان خلال 7 أيام.',
+    noticeSubject: 'تتغيّر سياسة الخصوصية في {productName} يوم {date}',
+    noticeText: 'نغيّر سياسة الخصوصية في {productName}. تسري النسخة الجديدة يوم {date}.',
+    noticeSummaryLabel: 'ما الذي يتغيّر:',
+    noticeVersionLink: 'قراءة النسخة الجديدة',
+    noticeChangesLink: 'عرض كل التغييرات',
+    emailFooter: 'تصلك هذه الرسالة لأن هذا العنوان اشترك في أخبار {productName}.',
+    unsubscribeLink: 'إلغاء الاشتراك',
+  },
+} as const;
+
+/**
+ * Adds ARABIC to the dataset `file` (a copy of the seed), as a translator who has just begun: the settings
+ * list it; its landing page has its headline only, its settings the 404 page's and the emails' words only;
+ * everything else shows in English until translated.
+ */
 export async function addArabic(file: string): Promise<void> {
   const docs = await readDataset(file);
   const settings = docs.find((doc) => doc._id === 'siteSettings')!;
   (settings.languages as object[]).push({ _key: ARABIC.tag, _type: 'siteLanguage', tag: ARABIC.tag, name: 'العربية', direction: 'rtl' });
-  const landing = docs.find((doc) => doc._id === 'landingPage-es') as Doc & { hero: object };
-  docs.push({ ...landing, _id: `landingPage-${ARABIC.tag}`, language: ARABIC.tag, hero: { ...landing.hero, headline: ARABIC.headline } });
+  const now = new Date().toISOString();
+  const translation = (type: string, fields: object): Doc => ({
+    _id: `${type}-${ARABIC.tag}`,
+    _type: type,
+    _createdAt: now,
+    _updatedAt: now,
+    _rev: `${type}-${ARABIC.tag}`,
+    language: ARABIC.tag,
+    ...fields,
+  });
+  docs.push(translation('landingPage', { hero: { headline: ARABIC.headline } }), translation('siteSettings', ARABIC_SETTINGS));
   await writeDataset(docs, file);
 }
 

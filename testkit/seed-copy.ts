@@ -39,6 +39,7 @@ export const SEED = {
 export const SEED_ES = {
   settings: seedDocument<SiteSettings>('siteSettings-es'),
   landing: seedDocument<LandingPage>('landingPage-es'),
+  support: seedDocument<SupportPage>('supportPage-es'),
   privacy: seedDocument<PrivacyPolicy>('privacyPolicy-es'),
 };
 

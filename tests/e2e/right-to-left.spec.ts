@@ -1,43 +1,158 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import { startAppServer, type AppServer } from '../../testkit/app-server';
+import type { Page, TestInfo } from '@playwright/test';
+
+import { isLanguageTag } from '../../lib/shared/languages';
+import { changesPath, ROUTES } from '../../lib/shared/public-pages';
+import { addDays } from '../../lib/shared/site-time';
+import { launchAppServer, type AppServer } from '../../testkit/app-server';
 import { axeViolations } from '../../testkit/axe';
-import { addArabic, ARABIC, seedCopy } from '../../testkit/dataset';
-import { freePort } from '../../testkit/processes';
-import { SEED_CHROME } from '../../testkit/seed-copy';
+import { addArabic, ARABIC, ARABIC_SETTINGS, readDataset, seedCopy, withSentence, type Doc } from '../../testkit/dataset';
+import { readMailFiles } from '../../testkit/mail';
+import { ownBuild } from '../../testkit/own-build';
+import { APP_ROOT } from '../../testkit/paths';
+import { freePort, waitForHttp } from '../../testkit/processes';
+import { SEED, SEED_CHROME } from '../../testkit/seed-copy';
 import { preparedDataDir } from '../../testkit/store';
 import { expect, test } from '../../testkit/test';
 
 /**
- * A language written right to left, as an editor adds one (Arabic, with its landing page translated), on a
- * server of its own: its pages lay out mirrored, start on the right, their arrows pointing the other way,
- * and axe finds nothing. Each page's screenshot is attached to the report for a reader to look at.
+ * A language written right to left, as a translator who has just begun leaves it (Arabic: listed in the
+ * settings, its landing page's headline and its emails' words translated, nothing else), on a server of its
+ * own. Its pages lay out mirrored and start on the right; what is still in English says so (lang="en") and
+ * runs left to right; lists indent on the side they start from; axe finds nothing, the dialog open too; the
+ * emails say their language. Each page's screenshot, and the email's, is attached to the report for a
+ * reader to look at. The server is hit by made-up paths while it starts, before it has read its languages.
  */
+
+const LAKE_API = '/api/lake/v2025-02-19/data';
+
+/** The site's languages written in Latin letters: on an Arabic page, words in them say which they are. */
+const LATIN_LANGUAGES = new Set(['en', 'es']);
+
+/** Made-up paths under tags the site does not have, as a scanner sends them: 150 tags, each bare and with a page. */
+const MADE_UP_TAGS = Array.from(
+  { length: 26 * 26 },
+  (_, index) => `${String.fromCharCode(97 + Math.floor(index / 26))}${String.fromCharCode(97 + (index % 26))}`,
+)
+  .filter((tag) => isLanguageTag(tag) && !['en', 'es', ARABIC.tag].includes(tag))
+  .slice(0, 150);
+const MADE_UP_PATHS = MADE_UP_TAGS.flatMap((tag) => [`/${tag}`, `/${tag}${ROUTES.support}`]);
+
+/** Each file of the server's build under server/app, by its path there. */
+const buildFiles = async (distDir: string) =>
+  (await readdir(path.join(APP_ROOT, distDir, 'server', 'app'), { recursive: true })).map(String);
+
+/** GET `url` as soon as the server takes connections; its status. */
+async function statusOnceUp(url: string, deadline: number): Promise<number> {
+  for (;;) {
+    try {
+      const response = await fetch(url, { redirect: 'manual' });
+      await response.arrayBuffer();
+      return response.status;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+/**
+ * Every element with words of its own in Latin letters (English on an Arabic page), with the language
+ * its nearest lang says and its direction. Names and addresses inside a sentence (<bdi>, dir="auto")
+ * keep their order without a language of their own.
+ */
+const latinWords = (page: Page) =>
+  page.evaluate(() =>
+    [...document.body.querySelectorAll('*')].flatMap((element) => {
+      if (element.closest('script, style, template, bdi, [dir="auto"]') || !element.checkVisibility()) return [];
+      const own = [...element.childNodes]
+        .filter((node) => node.nodeType === Node.TEXT_NODE)
+        .map((node) => node.textContent)
+        .join('')
+        .trim();
+      if (!/[A-Za-z]{3}/.test(own) || /[\u0600-\u06FF]/.test(own)) return [];
+      return [
+        { words: own.slice(0, 50), lang: element.closest('[lang]')?.getAttribute('lang'), direction: getComputedStyle(element).direction },
+      ];
+    }),
+  );
+
+/** Each list that shows markers, and whether it is indented on its own start side (the side its markers go). */
+const listIndents = (page: Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('main ul, main ol')].flatMap((list) => {
+      const style = getComputedStyle(list);
+      if (style.listStyleType === 'none') return [];
+      const [start, end] = style.direction === 'rtl' ? [style.paddingRight, style.paddingLeft] : [style.paddingLeft, style.paddingRight];
+      return [{ list: list.textContent.slice(0, 40), start: parseFloat(start) > 0, end: parseFloat(end) }];
+    }),
+  );
+
+/** A page as an Arabic reader meets it: the document right to left, each English text marked and left to right, axe clean. */
+async function checkArabicPage(page: Page, testInfo: TestInfo, name: string) {
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await expect(page.locator('html')).toHaveAttribute('lang', ARABIC.tag);
+  const english = await latinWords(page);
+  expect(english.length, `${name}: English words to check`).toBeGreaterThan(0);
+  // English, or a language's own name in the language links (Español), each marked with its language.
+  expect(
+    english.filter(({ lang, direction }) => !LATIN_LANGUAGES.has(lang ?? '') || direction !== 'ltr'),
+    `${name}: English words not marked lang="en", or not left to right`,
+  ).toEqual([]);
+  expect(
+    (await listIndents(page)).filter(({ start, end }) => !start || end > 0),
+    `${name}: lists not indented at their start`,
+  ).toEqual([]);
+  expect(await axeViolations(page), name).toEqual([]);
+  await testInfo.attach(`${name}.png`, { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+}
 
 test.describe('a right-to-left language', () => {
   let dir: string;
+  let dataDir: string;
   let server: AppServer;
+  let build: Awaited<ReturnType<typeof ownBuild>>;
+  let filesBefore: Set<string>;
+  let coldStart: number[];
 
   test.beforeAll(async () => {
     test.setTimeout(120_000);
     dir = await mkdtemp(path.join(os.tmpdir(), 'right-to-left-'));
     const file = await seedCopy(dir);
     await addArabic(file);
-    server = await startAppServer(
-      { DATA_DIR: await preparedDataDir(path.join(dir, 'data')), CONTENT_FILE: file },
-      { port: await freePort() },
-    );
+    dataDir = await preparedDataDir(path.join(dir, 'data'));
+    build = await ownBuild();
+    filesBefore = new Set(await buildFiles(build.distDir));
+    const port = await freePort();
+    server = await launchAppServer({ DATA_DIR: dataDir, CONTENT_FILE: file, NEXT_DIST_DIR: build.distDir }, { port });
+    // Sent while it starts: each waits for the port to open, and is answered as soon as the server answers anything.
+    const deadline = Date.now() + 90_000;
+    coldStart = await Promise.all(MADE_UP_PATHS.map((pathname) => statusOnceUp(`${server.origin}${pathname}`, deadline)));
+    await waitForHttp(`${server.origin}/`, {
+      timeoutMs: 90_000,
+      child: { name: 'the server', running: () => server.running(), output: () => server.output() },
+    });
   });
   test.afterAll(async () => {
     await server?.stop();
+    await build?.remove();
     await rm(dir, { recursive: true, force: true });
   });
 
-  test('its pages lay out mirrored: they start on the right, the back arrow points right, and axe finds nothing', async ({
+  test('made-up tags sent while the server starts are each a 404, and leave no file in its cache', async () => {
+    expect(coldStart.filter((status) => status !== 404)).toEqual([]);
+    const made = (await buildFiles(build.distDir)).filter((file) => !filesBefore.has(file));
+    const tags = new Set(MADE_UP_TAGS);
+    expect(made.filter((file) => tags.has(file.split(path.sep)[0]!.replace(/\..*$/, '')))).toEqual([]);
+  });
+
+  test('its pages lay out mirrored: they start on the right, the back arrow points right, and what is still English says so', async ({
     page,
   }, testInfo) => {
+    test.setTimeout(90_000);
     /** Where the back link sits in its article, and which way its arrow is drawn. */
     const backLink = async () => {
       const link = page.getByRole('link', { name: SEED_CHROME.backHome });
@@ -51,20 +166,74 @@ test.describe('a right-to-left language', () => {
     expect(ltr.scale).toBe('none');
     expect(ltr.fromStart).toBeLessThan(ltr.fromEnd);
 
-    for (const pathname of ['/ar', '/ar/support', '/ar/privacy']) {
-      await page.goto(`${server.origin}${pathname}`);
-      await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
-      await expect(page.locator('html')).toHaveAttribute('lang', 'ar');
-      expect(await axeViolations(page), pathname).toEqual([]);
-      await testInfo.attach(`${pathname}.png`, { body: await page.screenshot(), contentType: 'image/png' });
-    }
-    await expect(page.getByRole('link', { name: SEED_CHROME.backHome })).toBeVisible();
+    // Before its landing page is translated but for its headline; its support page and policy not yet at all.
+    await page.goto(`${server.origin}/${ARABIC.tag}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(ARABIC.headline);
+    await checkArabicPage(page, testInfo, `${ARABIC.tag}`);
+
+    await page.goto(`${server.origin}/${ARABIC.tag}${ROUTES.privacy}`);
+    await checkArabicPage(page, testInfo, `${ARABIC.tag}${ROUTES.privacy}`);
     const rtl = await backLink();
     // Mirrored: as far from the right edge as it was from the left one, its arrow flipped.
     expect(rtl.fromEnd).toBeCloseTo(ltr.fromStart, 0);
     expect(rtl.scale).toBe('-1 1');
 
-    await page.goto(`${server.origin}/ar`);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(ARABIC.headline);
+    await page.goto(`${server.origin}/${ARABIC.tag}${ROUTES.support}`);
+    await checkArabicPage(page, testInfo, `${ARABIC.tag}${ROUTES.support}`);
+    const card = SEED.support.cards![0]!;
+    await page.getByRole('link', { name: new RegExp(`^${card.title}`) }).click();
+    await expect(page.locator(`dialog#request-${card.requestType}`)).toBeVisible();
+    await checkArabicPage(page, testInfo, `${ARABIC.tag}${ROUTES.support}, the dialog open`);
+  });
+
+  test("the policy's versions and a page of what changed, in a second version published as a script would", async ({ page }, testInfo) => {
+    const date = addDays(SEED.privacy.lastUpdated!, 1);
+    const lake = async (endpoint: 'mutate' | 'actions', body: object) => {
+      const answer = await fetch(`${server.origin}${LAKE_API}/${endpoint}/production`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(answer.status, await answer.clone().text()).toBe(200);
+    };
+    const policy = (await readDataset(path.join(dir, 'seed', 'production.ndjson'))).find((doc) => doc._id === 'privacyPolicy') as Doc;
+    const edited = { ...withSentence(policy, 'Reports are kept for 30 days.'), lastUpdated: date, summary: 'How long reports are kept.' };
+    await lake('mutate', { mutations: [{ createOrReplace: { ...edited, _id: 'drafts.privacyPolicy' } }] });
+    await lake('actions', {
+      actions: [{ actionType: 'sanity.action.document.publish', draftId: 'drafts.privacyPolicy', publishedId: 'privacyPolicy' }],
+    });
+
+    await page.goto(`${server.origin}/${ARABIC.tag}${ROUTES.versions}`);
+    await expect(page.locator('main article > ol > li')).toHaveCount(2);
+    await checkArabicPage(page, testInfo, `${ARABIC.tag}${ROUTES.versions}`);
+    await page.goto(`${server.origin}/${ARABIC.tag}${changesPath(date)}`);
+    await expect(page.locator('main ins').first()).toBeVisible();
+    await checkArabicPage(page, testInfo, `${ARABIC.tag}${changesPath(date)}`);
+  });
+
+  test('a made-up path under /ar is a 404 in Arabic, and the email of a sign-up on /ar says it is Arabic, right to left', async ({
+    page,
+  }, testInfo) => {
+    const response = await page.goto(`${server.origin}/${ARABIC.tag}/nope`);
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(ARABIC_SETTINGS.notFound.heading);
+    await checkArabicPage(page, testInfo, `${ARABIC.tag}, a made-up path`);
+
+    const email = `parent-${Date.now()}@example.com`;
+    await page.goto(`${server.origin}/${ARABIC.tag}`);
+    const form = page.locator('#stay-updated form');
+    await form.locator('input[type="email"]').fill(email);
+    await form.locator('button[type="submit"]').click();
+    await expect(form.getByRole('status')).not.toBeEmpty();
+    await expect.poll(async () => (await readMailFiles(dataDir)).filter(({ to }) => to === email).length).toBe(1);
+    const [mail] = (await readMailFiles(dataDir)).filter(({ to }) => to === email);
+    expect(mail!.header('content-language')).toBe(ARABIC.tag);
+    expect(mail!.html).toMatch(/<html lang="ar" dir="rtl"/);
+    await page.setContent(mail!.html);
+    await expect(page.getByRole('link', { name: ARABIC_SETTINGS.subscription.confirmLink })).toBeVisible();
+    await testInfo.attach('the confirmation email, in Arabic.png', {
+      body: await page.screenshot({ fullPage: true }),
+      contentType: 'image/png',
+    });
   });
 });

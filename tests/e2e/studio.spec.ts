@@ -2,7 +2,7 @@ import { type BrowserContext, type Page, type Request } from '@playwright/test';
 
 import { OVERLAYS_DEADLINE_MARK } from '../../app/(site)/_components/preview-marks';
 import type { Doc } from '../../testkit/dataset';
-import { SEED } from '../../testkit/seed-copy';
+import { SEED, SEED_ES } from '../../testkit/seed-copy';
 import { STUDIO_TARGETS } from '../../testkit/studio-targets';
 import {
   appendToFirstSection,
@@ -155,6 +155,34 @@ for (const target of STUDIO_TARGETS) {
       // Where the tests that follow begin: the policy open.
       await studio.item(editor, 'Privacy policy').click();
       await expect(studio.input(editor, 'title')).toBeEditable();
+    });
+
+    test('a translation opens in Presentation at its own URL, in draft mode with click-to-edit, and its URL opens the translation', async () => {
+      const presentation = await context.newPage();
+      const preview = presentation.frameLocator('iframe');
+      /** The preview's heading: the draft's words, each followed by its click-to-edit mark (stega, invisible characters). */
+      const heading = preview.getByRole('heading', { level: 1 });
+      const marked = async () => ((await heading.textContent()) ?? '').length > SEED_ES.landing.hero!.headline!.length;
+      await phase('open the Spanish landing page, then Presentation from where it is used', async () => {
+        await presentation.goto(`${origin}/studio/intent/edit/id=landingPage-es;type=landingPage/`);
+        await expect(studio.input(presentation, 'hero.headline')).toHaveValue(SEED_ES.landing.hero!.headline!, {
+          timeout: PHASE_TIMEOUT_MS,
+        });
+        await presentation.getByText('Used on one page').click();
+        await presentation.getByText('/es', { exact: true }).click();
+        await expect(heading).toContainText(SEED_ES.landing.hero!.headline!, { timeout: PHASE_TIMEOUT_MS });
+        await expect(preview.locator('html')).toHaveAttribute('lang', 'es');
+        expect(await marked()).toBe(true);
+        const frame = presentation.frames().find((candidate) => candidate !== presentation.mainFrame())!;
+        expect(new URL(frame.url()).pathname).toBe('/es');
+        await expect(studio.input(presentation, 'hero.headline')).toHaveValue(SEED_ES.landing.hero!.headline!);
+      });
+      await phase('the preview at /es/support opens the Spanish support page beside it', async () => {
+        await presentation.goto(`${origin}/studio/presentation?preview=/es/support`);
+        await expect(heading).toContainText(SEED_ES.support.heading!, { timeout: PHASE_TIMEOUT_MS });
+        await expect(studio.input(presentation, 'heading')).toHaveValue(SEED_ES.support.heading!);
+      });
+      await presentation.close();
     });
 
     // The editor's life of a policy is the Studio on the lake's documents, history and actions APIs, which one lake

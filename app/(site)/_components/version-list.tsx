@@ -14,7 +14,8 @@ export function VersionList({ view, language }: { view: VersionListView; languag
       <p {...view.langOf.words} className="mt-4 text-lg text-muted">
         {view.intro}
       </p>
-      <ol className="mt-10 border-y border-gray-200">
+      {/* The dates are written in the words' language, as the labels around them. */}
+      <ol {...view.langOf.words} className="mt-10 border-y border-gray-200">
         {view.entries.map((version) => (
           <li key={version.date} className="border-gray-200 py-5 not-last:border-b">
             <h2 className="text-xl font-bold text-ink">
@@ -37,11 +38,11 @@ export function VersionList({ view, language }: { view: VersionListView; languag
           </li>
         ))}
       </ol>
-      <p className="mt-8 text-sm">
+      <p {...view.langOf.words} className="mt-8 text-sm">
         <TextLink {...view.feedLink} />
       </p>
       {view.pages ? (
-        <nav aria-label={view.pages.text} className="mt-8 flex items-center justify-between gap-4 text-sm">
+        <nav {...view.langOf.words} aria-label={view.pages.text} className="mt-8 flex items-center justify-between gap-4 text-sm">
           <span>{view.pages.newer ? <TextLink {...view.pages.newer} /> : null}</span>
           <span className="text-muted">{view.pages.text}</span>
           <span>{view.pages.older ? <TextLink {...view.pages.older} /> : null}</span>

@@ -4,15 +4,12 @@ import { getSettings } from '@/lib/content';
 export async function BackHome({ language }: { language: string }) {
   const { chrome, home } = await getSettings(language);
   return (
-    <a
-      {...chrome.langOf.backHome}
-      href={home.href}
-      className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"
-    >
+    <a href={home.href} className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
       <span aria-hidden="true" className="points-inline">
         ←
       </span>{' '}
-      {chrome.backHome}
+      {/* Marked on its own: the arrow keeps the page's direction, and so points back. */}
+      <span {...chrome.langOf.backHome}>{chrome.backHome}</span>
     </a>
   );
 }

@@ -37,9 +37,8 @@ export function Footer({ settings }: { settings: SettingsView }) {
         ))}
       </div>
       {/* The product's name keeps its own direction inside the line (an English name on a right-to-left page). */}
-      <p className="border-t border-gray-200 py-6 text-center text-sm text-muted">
-        © <CurrentYear /> <bdi {...settings.langOf.productName}>{settings.productName}</bdi>.{' '}
-        <span {...settings.chrome.langOf.rightsReserved}>{settings.chrome.rightsReserved}</span>
+      <p {...settings.chrome.langOf.rightsReserved} className="border-t border-gray-200 py-6 text-center text-sm text-muted">
+        © <CurrentYear /> <bdi {...settings.langOf.productName}>{settings.productName}</bdi>. {settings.chrome.rightsReserved}
       </p>
     </footer>
   );

@@ -52,11 +52,9 @@ export function PolicyDateLine({
         </p>
       ) : null}
       {summary ? (
-        <p>
-          <span {...langOf.versions} className="font-semibold text-ink">
-            {summary.label}
-          </span>{' '}
-          <span {...langOf.summary}>{summary.text}</span>
+        // The line is its label's: in the default language, so is its order.
+        <p {...langOf.versions}>
+          <span className="font-semibold text-ink">{summary.label}</span> <span {...langOf.summary}>{summary.text}</span>
         </p>
       ) : null}
       <p {...langOf.versions} className="flex flex-wrap gap-x-4 gap-y-1">

@@ -38,11 +38,8 @@ export default async function ChangesPage({ params }: PageProps<'/[lang]/privacy
         {view.intro}
       </p>
       {view.summary ? (
-        <p className="mt-3 text-sm text-muted">
-          <span {...view.langOf.words} className="font-semibold text-ink">
-            {view.summary.label}
-          </span>{' '}
-          <span {...view.langOf.text}>{view.summary.text}</span>
+        <p {...view.langOf.words} className="mt-3 text-sm text-muted">
+          <span className="font-semibold text-ink">{view.summary.label}</span> <span {...view.langOf.text}>{view.summary.text}</span>
         </p>
       ) : null}
       <p {...view.langOf.words} className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-sm">

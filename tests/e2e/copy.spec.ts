@@ -65,17 +65,18 @@ function marked(value: unknown, key = ''): unknown {
 
 /**
  * Visible text nodes with a letter in them and no mark. Text nodes, not lines: "© 2026 ✎Hallway. All
- * rights reserved." is one line of several nodes, and only the product name would be marked in it.
- * Dates are formatted by code (<time>), a textarea holds what the visitor typed, and hidden elements (a
- * closed dialog, the honeypot) are not seen.
+ * rights reserved." is one line of several nodes, and only the product name would be marked in it. A
+ * sentence with a name in it (<bdi>, which keeps the name's own direction) is one text: "✎Search “" and
+ * "” in the App Store" are the two ends of one, around the name. Dates are formatted by code (<time>), a
+ * textarea holds what the visitor typed, and hidden elements (a closed dialog, the honeypot) are not seen.
  */
 async function unmarkedTexts(page: Page): Promise<string[]> {
   return page.evaluate((mark) => {
     const found: string[] = [];
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const text = node.textContent?.trim() ?? '';
       const parent = node.parentElement;
+      const text = (parent?.querySelector(':scope > bdi') ? parent.textContent : node.textContent)?.trim() ?? '';
       if (!parent || !/\p{L}/u.test(text) || text.includes(mark)) continue;
       if (parent.closest('script, style, noscript, template, time, textarea') || !parent.checkVisibility()) continue;
       found.push(text);

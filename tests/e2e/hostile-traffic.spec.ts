@@ -8,7 +8,7 @@ import { SIGNATURE_WINDOW_MS } from '../../lib/content/webhook';
 import { MAX_BODY_BYTES } from '@school-site/guards';
 import { REFUSALS } from '../../lib/http/refusals';
 import { postWebhook, WEBHOOK_SECRET } from '../../testkit/dataset';
-import { SEED_NOT_FOUND } from '../../testkit/seed-copy';
+import { SEED_ES, SEED_NOT_FOUND } from '../../testkit/seed-copy';
 import { expect, test } from '../../testkit/test';
 
 /**
@@ -209,14 +209,17 @@ test.describe('made-up paths under load', () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
     try {
       const answers = await Promise.all(Array.from({ length: REQUESTS }, (_, n) => getAs(baseURL!, MADE_UP[n % MADE_UP.length]!, agent)));
-      /** How many answers give each value of `of`. */
-      const tally = (of: (answer: Answer) => unknown) => {
+      /** How many answers give each value of `of` (given each answer and the path it was asked for). */
+      const tally = (of: (answer: Answer, pathname: string) => unknown) => {
         const counts: Record<string, number> = {};
-        for (const key of answers.map((answer) => String(of(answer)))) counts[key] = (counts[key] ?? 0) + 1;
+        for (const key of answers.map((answer, n) => String(of(answer, MADE_UP[n % MADE_UP.length]!))))
+          counts[key] = (counts[key] ?? 0) + 1;
         return counts;
       };
       expect(tally((answer) => answer.status)).toEqual({ 404: REQUESTS });
-      expect(tally((answer) => answer.body.includes(SEED_NOT_FOUND.heading))).toEqual({ true: REQUESTS });
+      // In the language of the path: a made-up path under /es gets the Spanish page.
+      const heading = (pathname: string) => (pathname.startsWith('/es/') ? SEED_ES.settings.notFound! : SEED_NOT_FOUND).heading;
+      expect(tally((answer, pathname) => answer.body.includes(heading(pathname)!))).toEqual({ true: REQUESTS });
       // Next marks an answer it fetched from the server over HTTP, for a proxy's rewrite, with this header.
       expect(tally((answer) => answer.headers['x-middleware-rewrite'] ?? 'none')).toEqual({ none: REQUESTS });
     } finally {

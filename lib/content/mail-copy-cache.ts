@@ -12,9 +12,15 @@ import type { Language } from '@/lib/shared/languages';
  * What the senders read from Site settings for every email in one language: `language` is the tag whose
  * pages its links open, '' for the default language (language-gate.ts servedLanguage); `writtenIn`, that
  * language as the email names it (Content-Language, <html lang>: the default's own tag for '') and the
- * direction it is laid out in.
+ * direction it is laid out in; `recordIn`, the default language's, which the record's summaries are in.
  */
-export type MailCopy = { language: string; writtenIn: Pick<Language, 'tag' | 'direction'>; productName: string; words: SubscriptionCopy };
+export type MailCopy = {
+  language: string;
+  writtenIn: Pick<Language, 'tag' | 'direction'>;
+  recordIn: Pick<Language, 'tag' | 'direction'>;
+  productName: string;
+  words: SubscriptionCopy;
+};
 
 type Cache = { until: number; copy: Promise<MailCopy> };
 

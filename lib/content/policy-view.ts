@@ -75,7 +75,8 @@ export function toPrivacyView(result: PrivacyResult, settings: SettingsResult, s
     // Only where there is an earlier version to compare with.
     changesLink: date && previousDate ? { label: versions.changesLink, href: changesPath(date) } : null,
     sections: policySections(sections, settings),
-    upcoming: shown?.upcoming ? { ...shown.upcoming, lang: words.of('versions') } : null,
+    // Its summary is the record's, in the default language, as on the list of versions.
+    upcoming: shown?.upcoming ? { ...shown.upcoming, lang: words.of('versions'), summaryLang: fallbackLang ?? undefined } : null,
     governingNote: shown?.lines?.governingNote ?? null,
     translationPending: shown?.lines?.translationPending ?? null,
     versions,

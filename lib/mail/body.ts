@@ -1,11 +1,14 @@
 import type { Language } from '@/lib/shared/languages';
 
+/** `textIn`: the language of a labelled text where it may be another than the email's (the record's summary). */
+type Labelled = { label: string; text: string; textIn?: Pick<Language, 'tag' | 'direction'> };
+
 /**
  * An email's body as a few blocks, written once and rendered twice: the plain-text part and the HTML
  * part say the same, link for link. Every text is the editor's (Site settings → Subscription) or the
  * reviewer's summary, escaped in the HTML; every link is the site's own.
  */
-export type Block = { paragraph: string } | { label: string; text: string } | { link: string; href: string };
+export type Block = { paragraph: string } | Labelled | { link: string; href: string };
 
 export type Body = { main: Block[]; footer: Block[] };
 
@@ -36,9 +39,15 @@ function isolating(names: readonly string[]): (text: string) => string {
   return (text) => escapeHtml(text).replace(pattern, (name) => `<bdi>${name}</bdi>`);
 }
 
-const htmlBlock = (text: (value: string) => string) => (block: Block) => {
+/** `text` in an element of its own language where that is not the email's: it then reads and is spoken as itself. */
+const inLanguage = (text: string, of: Labelled, writtenIn: HtmlPart['writtenIn']) =>
+  of.textIn && of.textIn.tag !== writtenIn.tag
+    ? `<span lang="${escapeHtml(of.textIn.tag)}" dir="${of.textIn.direction}">${text}</span>`
+    : text;
+
+const htmlBlock = (text: (value: string) => string, writtenIn: HtmlPart['writtenIn']) => (block: Block) => {
   if ('paragraph' in block) return `<p>${text(block.paragraph).replace(/\n/g, '<br>')}</p>`;
-  if ('label' in block) return `<p><strong>${text(block.label)}</strong> ${text(block.text)}</p>`;
+  if ('label' in block) return `<p><strong>${text(block.label)}</strong> ${inLanguage(text(block.text), block, writtenIn)}</p>`;
   return `<p><a href="${escapeHtml(block.href)}" style="${LINK_STYLE}">${text(block.link)}</a></p>`;
 };
 
@@ -47,7 +56,7 @@ export type HtmlPart = { title: string; writtenIn: Pick<Language, 'tag' | 'direc
 
 /** A whole document, inline styles only (mail clients drop stylesheets), readable at any width. */
 export function renderHtml({ main, footer }: Body, { title, writtenIn, names }: HtmlPart): string {
-  const block = htmlBlock(isolating(names));
+  const block = htmlBlock(isolating(names), writtenIn);
   const language = `lang="${escapeHtml(writtenIn.tag)}" dir="${writtenIn.direction}"`;
   return [
     '<!doctype html>',

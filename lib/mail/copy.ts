@@ -33,8 +33,14 @@ async function readCopy(language: string): Promise<MailCopy> {
   serveLanguages(site);
   // In the default language's words where the language has none yet: the email then says it is in those.
   const tag = language && !result.fallback.includes('subscription') ? language : site.defaultLanguage;
-  const direction = site.languages.find((listed) => listed.tag === tag)?.direction ?? 'ltr';
-  return { language, writtenIn: { tag, direction }, productName: result.productName ?? '', words: toSubscriptionCopy(result) };
+  const directionOf = (of: string) => site.languages.find((listed) => listed.tag === of)?.direction ?? 'ltr';
+  return {
+    language,
+    writtenIn: { tag, direction: directionOf(tag) },
+    recordIn: { tag: site.defaultLanguage, direction: directionOf(site.defaultLanguage) },
+    productName: result.productName ?? '',
+    words: toSubscriptionCopy(result),
+  };
 }
 
 /**

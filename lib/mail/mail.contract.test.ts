@@ -36,6 +36,7 @@ vi.mock('./copy', async () => {
       language: servedLanguage(language),
       // Each of the seed's languages has its words, and each is written left to right.
       writtenIn: { tag: servedLanguage(language) || toSiteLanguages(SEED.settings).defaultLanguage, direction: 'ltr' },
+      recordIn: { tag: toSiteLanguages(SEED.settings).defaultLanguage, direction: 'ltr' },
       productName: SEED.settings.productName!,
       words: toSubscriptionCopy({ productName: SEED.settings.productName!, subscription: SEED.settings.subscription! }),
     }),

@@ -15,6 +15,7 @@ const ENGLISH = { tag: 'en', direction: 'ltr' } as const;
 const copy = {
   language: '',
   writtenIn: ENGLISH,
+  recordIn: ENGLISH,
   productName,
   words: toSubscriptionCopy({ productName, subscription: SEED.settings.subscription! }),
 };
@@ -117,6 +118,12 @@ describe('the emails say their language and keep its direction', () => {
     expect(html).toMatch(/^<!doctype html>\n<html lang="ar" dir="rtl">\n/);
     expect(html).toContain('<div lang="ar" dir="rtl" style="max-width:560px;margin:0 auto;text-align:start">');
     expect(composeMail(notice(), copy, FROM).html).toContain('<html lang="en" dir="ltr">');
+  });
+
+  it('the summary, the record’s own text in the default language, says so inside an Arabic email, and nowhere else', () => {
+    const summary = 'Reports are now kept for 14 days.';
+    expect(composeMail(notice({ summary }), arabic, FROM).html).toContain(`<span lang="en" dir="ltr">${summary}</span>`);
+    expect(composeMail(notice({ summary }), copy, FROM).html).not.toContain('<span lang=');
   });
 
   it('the product’s name in a sentence is isolated in the HTML part, as a whole word, and plain in the text part', () => {

@@ -54,10 +54,11 @@ function confirmationBody(mail: ClaimedMail, { words, language }: MailCopy): Bod
   ];
 }
 
-function noticeBody(mail: ClaimedMail, { words, language }: MailCopy): Body['main'] {
+function noticeBody(mail: ClaimedMail, { words, language, recordIn }: MailCopy): Body['main'] {
   return [
     { paragraph: fillTokens(words.noticeText, { date: day(mail.ref, language) }) },
-    ...(mail.summary ? [{ label: words.noticeSummaryLabel, text: mail.summary }] : []),
+    // The summary is the record's, in the default language, whatever the email's.
+    ...(mail.summary ? [{ label: words.noticeSummaryLabel, text: mail.summary, textIn: recordIn }] : []),
     { link: words.noticeVersionLink, href: link(versionPath(mail.ref), language) },
     { link: words.noticeChangesLink, href: link(changesPath(mail.ref), language) },
   ];

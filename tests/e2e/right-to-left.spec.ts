@@ -6,11 +6,11 @@ import type { Page, TestInfo } from '@playwright/test';
 
 import { isLanguageTag } from '../../lib/shared/languages';
 import { changesPath, ROUTES } from '../../lib/shared/public-pages';
-import { addDays } from '../../lib/shared/site-time';
+import { addDays, dayIn } from '../../lib/shared/site-time';
 import { launchAppServer, type AppServer } from '../../testkit/app-server';
 import { axeViolations } from '../../testkit/axe';
 import { addArabic, ARABIC, ARABIC_SETTINGS, readDataset, seedCopy, withSentence, writeDataset, type Doc } from '../../testkit/dataset';
-import { readMailFiles } from '../../testkit/mail';
+import { readMailFiles, type ReadMail } from '../../testkit/mail';
 import { ownBuild } from '../../testkit/own-build';
 import { APP_ROOT } from '../../testkit/paths';
 import { freePort, waitForHttp } from '../../testkit/processes';
@@ -120,14 +120,33 @@ test.describe('a right-to-left language', () => {
   let filesBefore: Set<string>;
   let coldStart: number[];
 
+  /** Publishes the privacy policy through the lake's API, as a script would: `change` applied to it as published. */
+  const publishPolicy = async (change: (policy: Doc) => Doc) => {
+    const lake = async (endpoint: 'mutate' | 'actions', body: object) => {
+      const answer = await fetch(`${server.origin}${LAKE_API}/${endpoint}/production`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(answer.status, await answer.clone().text()).toBe(200);
+    };
+    const policy = (await readDataset(path.join(dir, 'seed', 'production.ndjson'))).find((doc) => doc._id === 'privacyPolicy') as Doc;
+    await lake('mutate', { mutations: [{ createOrReplace: { ...change(policy), _id: 'drafts.privacyPolicy' } }] });
+    await lake('actions', {
+      actions: [{ actionType: 'sanity.action.document.publish', draftId: 'drafts.privacyPolicy', publishedId: 'privacyPolicy' }],
+    });
+  };
+
   test.beforeAll(async () => {
     test.setTimeout(120_000);
     dir = await mkdtemp(path.join(os.tmpdir(), 'right-to-left-'));
     const file = await seedCopy(dir);
     await addArabic(file);
-    // A field the Spanish landing page lacks, as one added to the schema after it was translated.
+    // A field the Spanish landing page lacks, as one added to the schema after it was translated; and a
+    // material change may be announced before every language has its text (Arabic has none).
     const docs = await readDataset(file);
     delete (docs.find((doc) => doc._id === 'landingPage-es') as Doc & { faq?: unknown }).faq;
+    docs.find((doc) => doc._id === 'siteSettings')!.announceBeforeTranslations = true;
     await writeDataset(docs, file);
     dataDir = await preparedDataDir(path.join(dir, 'data'));
     build = await ownBuild();
@@ -203,20 +222,11 @@ test.describe('a right-to-left language', () => {
 
   test("the policy's versions and a page of what changed, in a second version published as a script would", async ({ page }, testInfo) => {
     const date = addDays(SEED.privacy.lastUpdated!, 1);
-    const lake = async (endpoint: 'mutate' | 'actions', body: object) => {
-      const answer = await fetch(`${server.origin}${LAKE_API}/${endpoint}/production`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      expect(answer.status, await answer.clone().text()).toBe(200);
-    };
-    const policy = (await readDataset(path.join(dir, 'seed', 'production.ndjson'))).find((doc) => doc._id === 'privacyPolicy') as Doc;
-    const edited = { ...withSentence(policy, 'Reports are kept for 30 days.'), lastUpdated: date, summary: 'How long reports are kept.' };
-    await lake('mutate', { mutations: [{ createOrReplace: { ...edited, _id: 'drafts.privacyPolicy' } }] });
-    await lake('actions', {
-      actions: [{ actionType: 'sanity.action.document.publish', draftId: 'drafts.privacyPolicy', publishedId: 'privacyPolicy' }],
-    });
+    await publishPolicy((policy) => ({
+      ...withSentence(policy, 'Reports are kept for 30 days.'),
+      lastUpdated: date,
+      summary: 'How long reports are kept.',
+    }));
 
     await page.goto(`${server.origin}/${ARABIC.tag}${ROUTES.versions}`);
     await expect(page.locator('main article > ol > li')).toHaveCount(2);
@@ -226,7 +236,7 @@ test.describe('a right-to-left language', () => {
     await checkArabicPage(page, testInfo, `${ARABIC.tag}${changesPath(date)}`);
   });
 
-  test('a made-up path under /ar is a 404 in Arabic, and the email of a sign-up on /ar says it is Arabic, right to left', async ({
+  test('a made-up path under /ar is a 404 in Arabic; the emails of a sign-up on /ar, its confirmation and a notice, say they are Arabic', async ({
     page,
   }, testInfo) => {
     const response = await page.goto(`${server.origin}/${ARABIC.tag}/nope`);
@@ -242,13 +252,30 @@ test.describe('a right-to-left language', () => {
     await expect(form.getByRole('status')).not.toBeEmpty();
     await expect.poll(async () => (await readMailFiles(dataDir)).filter(({ to }) => to === email).length).toBe(1);
     const [mail] = (await readMailFiles(dataDir)).filter(({ to }) => to === email);
-    expect(mail!.header('content-language')).toBe(ARABIC.tag);
-    expect(mail!.html).toMatch(/<html lang="ar" dir="rtl"/);
-    await page.setContent(mail!.html);
-    await expect(page.getByRole('link', { name: ARABIC_SETTINGS.subscription.confirmLink })).toBeVisible();
-    await testInfo.attach('the confirmation email, in Arabic.png', {
-      body: await page.screenshot({ fullPage: true }),
-      contentType: 'image/png',
-    });
+    /** An email as a reader's mail client shows it: it says it is Arabic, right to left; its picture for the report. */
+    const lookAt = async (read: ReadMail, name: string) => {
+      expect(read.header('content-language')).toBe(ARABIC.tag);
+      expect(read.html).toMatch(/<html lang="ar" dir="rtl"/);
+      await page.setContent(read.html);
+      await testInfo.attach(`${name}.png`, { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+    };
+    await lookAt(mail!, 'the confirmation email, in Arabic');
+    await page.goto(`${server.origin}${new URL(mail!.textLinks[0]!).pathname}${new URL(mail!.textLinks[0]!).search}`);
+    await page.getByRole('button', { name: ARABIC_SETTINGS.subscription.confirmLink }).click();
+    await expect(page).toHaveURL(new RegExp(`/${ARABIC.tag}/subscription/confirmed$`));
+
+    // A material change, announced its notice period ahead (a day more, so that no midnight moves it inside).
+    await publishPolicy((policy) => ({
+      ...withSentence(policy, 'Reports are kept for 14 days.'),
+      lastUpdated: addDays(dayIn(Date.now(), 'UTC'), Number(SEED.settings.noticePeriodDays ?? 30) + 1),
+      materialChange: true,
+      summary: 'Reports are now kept for 14 days.',
+    }));
+    await expect.poll(async () => (await readMailFiles(dataDir)).filter(({ to }) => to === email).length).toBe(2);
+    const notice = (await readMailFiles(dataDir)).find(({ to, subject }) => to === email && subject !== mail!.subject)!;
+    await lookAt(notice, 'the notice of a material change, in Arabic');
+    // Its summary is the record's own text, in English: so marked, its full stop stays at its end.
+    expect(notice.html).toContain('<span lang="en" dir="ltr">Reports are now kept for 14 days.</span>');
+    await expect(page.getByRole('link', { name: ARABIC_SETTINGS.subscription.noticeVersionLink })).toBeVisible();
   });
 });

@@ -55,14 +55,14 @@ export function LanguageNotes({ governingNote, translationPending, langOf }: Lan
 }
 
 /** At the top of /privacy meanwhile: when the new version takes effect, what it changes, and where to read it. */
-export function UpcomingNotice({ notice }: { notice: (UpcomingView & { lang?: LangAttrs }) | null }) {
+export function UpcomingNotice({ notice }: { notice: (UpcomingView & { lang?: LangAttrs; summaryLang?: LangAttrs }) | null }) {
   if (!notice) return null;
   return (
     <aside {...notice.lang} id={notice.id} role="note" className="mt-6 rounded-xl border border-amber-300 bg-amber-50 p-4 text-ink">
       <p className="font-semibold">{notice.text}</p>
       {notice.summary ? (
         <p className="mt-2">
-          <span className="font-semibold">{notice.summary.label}</span> {notice.summary.text}
+          <span className="font-semibold">{notice.summary.label}</span> <span {...notice.summaryLang}>{notice.summary.text}</span>
         </p>
       ) : null}
       <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1">

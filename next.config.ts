@@ -6,8 +6,7 @@ import { MAX_BODY_BYTES } from '@school-site/guards';
 
 import { requireNodeVersion } from './lib/env/node-version.mjs';
 import { configuredServices, siteHeaders, studioHeaders } from './lib/http/security-headers';
-import { DEFAULT_SEGMENT } from './lib/shared/languages';
-import { DEFAULT_LANGUAGE_PATHS, NOT_FOUND_HEADER, NOT_FOUND_PATH, TO_NOT_FOUND } from './lib/shared/public-pages';
+import { DEFAULT_LANGUAGE_PATHS, DEFAULT_SEGMENT, NOT_FOUND_HEADER, NOT_FOUND_PATH, TO_NOT_FOUND } from './lib/shared/public-pages';
 
 // Every `next` command reads this file first: an older Node stops here, told what to install, not after a build.
 requireNodeVersion();

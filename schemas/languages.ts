@@ -1,7 +1,6 @@
 import { defineArrayMember, defineField, type StringRule } from 'sanity';
 
-import { isLanguageTag, languageDirection, MAX_LANGUAGES, type Direction } from '@/lib/shared/languages';
-import { SITE_SEGMENTS } from '@/lib/shared/public-pages';
+import { isLanguageTag, languageDirection, MAX_LANGUAGES, siteTagProblem, type Direction } from '@/lib/shared/languages';
 
 /** The rule of a tag, in the editor's words. */
 const tagProblem = (tag: unknown): true | string =>
@@ -21,26 +20,11 @@ export const languageField = defineField({
   validation: (rule) => rule.custom((tag) => (tag === undefined ? true : tagProblem(tag))),
 });
 
-// ISO 639's codes that name no language: a page in one tells browsers, screen readers and search engines nothing.
-const NO_LANGUAGE: Readonly<Record<string, string>> = {
-  und: 'an undetermined language',
-  zxx: 'no linguistic content',
-  mul: 'several languages',
-  mis: 'a language it has no code for',
-};
-
 /** The rule of a tag of the site's languages: a tag, under which the site's pages can live, of a language. */
-function siteTagProblem(tag: unknown): true | string {
+function siteTagRule(tag: unknown): true | string {
   const problem = tagProblem(tag);
   if (problem !== true || typeof tag !== 'string') return problem;
-  if (SITE_SEGMENTS.includes(tag))
-    return `"${tag}" is the start of the site's own addresses (/${tag}/…): a language's pages cannot live there too, so no language of the site may have this tag.`;
-  // Its first subtag, as the tag is canonical: Intl.Locale reads no language at all in "und".
-  const [language = ''] = tag.split('-');
-  const meaning = NO_LANGUAGE[language];
-  return meaning === undefined
-    ? true
-    : `"${language}" names no language (ISO 639 keeps it for ${meaning}): browsers, screen readers and search engines could not tell which language the pages are in. Use the language's own tag.`;
+  return siteTagProblem(tag) ?? true;
 }
 
 const DIRECTIONS: Readonly<Record<Direction, string>> = { ltr: 'Left to right', rtl: 'Right to left' };
@@ -100,7 +84,7 @@ export const siteLanguageFields = [
             name: 'tag',
             type: 'string',
             description: 'BCP 47: "es", "vi", "ar", "es-MX".',
-            validation: (rule) => rule.required().custom(siteTagProblem),
+            validation: (rule) => rule.required().custom(siteTagRule),
           }),
           defineField({
             name: 'name',

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import {
-  DEFAULT_SEGMENT,
   isLanguageTag,
   languageDirection,
   languageOfSegment,
@@ -13,6 +12,7 @@ import {
   toSiteLanguages,
   withLocalHrefs,
 } from './languages';
+import { DEFAULT_SEGMENT } from './public-pages';
 
 const site = toSiteLanguages({
   languages: [
@@ -152,5 +152,21 @@ describe("the site's languages", () => {
       governingLanguage: 'ES',
     });
     expect(odd).toEqual({ languages: [{ tag: 'es', name: 'es', direction: 'ltr' }], defaultLanguage: 'es', governingLanguage: 'es' });
+  });
+
+  it('leaves out a tag no language of the site may have, and lays each out as its tag is written, whatever was stored', () => {
+    const stored = toSiteLanguages({
+      languages: [
+        { tag: 'en', name: 'English', direction: 'ltr' },
+        { tag: 'api', name: 'API', direction: 'ltr' },
+        { tag: 'und', name: '?', direction: 'ltr' },
+        { tag: 'ar', name: 'العربية', direction: 'ltr' },
+      ],
+      defaultLanguage: 'en',
+    });
+    expect(stored.languages).toEqual([
+      { tag: 'en', name: 'English', direction: 'ltr' },
+      { tag: 'ar', name: 'العربية', direction: 'rtl' },
+    ]);
   });
 });

@@ -1,3 +1,5 @@
+import { DEFAULT_SEGMENT, SITE_SEGMENTS } from './public-pages.ts';
+
 /**
  * The site's languages are content (Site settings); these are the rules every side shares: what a
  * language tag is, and where a page lives in each language. The default language has no prefix
@@ -9,9 +11,6 @@ export type Language = { tag: string; name: string; direction: Direction };
 
 /** The languages a site has: one is the default, one the language whose text of the policy governs. */
 export type SiteLanguages = { languages: readonly Language[]; defaultLanguage: string; governingLanguage: string };
-
-/** The route segment the default language's pages render under; next.config.ts rewrites the unprefixed paths to it. */
-export const DEFAULT_SEGMENT = '_default';
 
 /** At most this many: each is a set of pages, so the settings bound what a build and a server hold. */
 export const MAX_LANGUAGES = 50;
@@ -100,13 +99,41 @@ type LanguagesResult = {
   governingLanguage?: string | null;
 } | null;
 
-/** Site settings' languages as the site uses them: only well-formed tags, each once, the default among them. */
+// ISO 639's codes that name no language: a page in one tells browsers, screen readers and search engines nothing.
+const NO_LANGUAGE: Readonly<Record<string, string>> = {
+  und: 'an undetermined language',
+  zxx: 'no linguistic content',
+  mul: 'several languages',
+  mis: 'a language it has no code for',
+};
+
+/**
+ * Why a well-formed tag (isLanguageTag) cannot be one of the site's languages, in an editor's words: it
+ * starts the site's own addresses, or names no language. Null when it can. The Studio and every publish
+ * path refuse such a tag (the schema); the site reading its settings leaves one out.
+ */
+export function siteTagProblem(tag: string): string | null {
+  if (SITE_SEGMENTS.includes(tag))
+    return `"${tag}" is the start of the site's own addresses (/${tag}/…): a language's pages cannot live there too, so no language of the site may have this tag.`;
+  // Its first subtag, as the tag is canonical: Intl.Locale reads no language at all in "und".
+  const [language = ''] = tag.split('-');
+  const meaning = NO_LANGUAGE[language];
+  return meaning === undefined
+    ? null
+    : `"${language}" names no language (ISO 639 keeps it for ${meaning}): browsers, screen readers and search engines could not tell which language the pages are in. Use the language's own tag.`;
+}
+
+/**
+ * Site settings' languages as the site uses them: only tags a language of the site may have, each once,
+ * the default among them, each laid out in the direction its tag is written in (what a publish requires,
+ * held here too for content that came by another way).
+ */
 export function toSiteLanguages(result: LanguagesResult): SiteLanguages {
   const seen = new Set<string>();
-  const languages = (result?.languages ?? []).slice(0, MAX_LANGUAGES).flatMap(({ tag, name, direction }) => {
-    if (!tag || !isLanguageTag(tag) || seen.has(tag)) return [];
+  const languages = (result?.languages ?? []).slice(0, MAX_LANGUAGES).flatMap(({ tag, name }) => {
+    if (!tag || !isLanguageTag(tag) || siteTagProblem(tag) !== null || seen.has(tag)) return [];
     seen.add(tag);
-    return [{ tag, name: name?.trim() || tag, direction: direction === 'rtl' ? 'rtl' : 'ltr' } as const];
+    return [{ tag, name: name?.trim() || tag, direction: languageDirection(tag) }];
   });
   const defaultLanguage =
     result?.defaultLanguage && seen.has(result.defaultLanguage) ? result.defaultLanguage : (languages[0]?.tag ?? ENGLISH.tag);

@@ -1,5 +1,7 @@
 import type { ContentType } from './content-types.ts';
-import { DEFAULT_SEGMENT } from './languages.ts';
+
+/** The route segment the default language's pages render under; next.config.ts rewrites the unprefixed paths to it. */
+export const DEFAULT_SEGMENT = '_default';
 
 /**
  * The public routes, by name, so no module spells a path itself. The subscription's pages (`confirm`,

@@ -4,8 +4,16 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { config } from '@/proxy';
-import { DEFAULT_SEGMENT } from '@/lib/shared/languages';
-import { DEFAULT_LANGUAGE_PATHS, fetchTags, PAGES, pagesShowing, PUBLIC_PATHS, ROUTES, SITE_SEGMENTS } from '@/lib/shared/public-pages';
+import {
+  DEFAULT_LANGUAGE_PATHS,
+  DEFAULT_SEGMENT,
+  fetchTags,
+  PAGES,
+  pagesShowing,
+  PUBLIC_PATHS,
+  ROUTES,
+  SITE_SEGMENTS,
+} from '@/lib/shared/public-pages';
 
 /**
  * The route table is the one list of the site's pages; what Next needs as literals (the proxy's matcher)

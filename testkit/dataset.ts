@@ -126,6 +126,28 @@ export async function addLanguages(file: string, tags: readonly string[]): Promi
   await writeDataset(docs, file);
 }
 
+/** The embedded lake's data API on a server of the site, as the Studio and scripts call it. */
+export const LAKE_API = '/api/lake/v2025-02-19/data';
+
+/**
+ * Publishes document `id` of the dataset `file` through the lake's API of the server at `origin`, as a
+ * script would: `change` applied to it as published, written as its draft, then published. Throws with
+ * the lake's answer when it refuses either.
+ */
+export async function publishThroughLake(origin: string, file: string, id: string, change: (doc: Doc) => Doc): Promise<void> {
+  const lake = async (endpoint: 'mutate' | 'actions', body: object) => {
+    const answer = await fetch(`${origin}${LAKE_API}/${endpoint}/production`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (answer.status !== 200) throw new Error(`the lake refused the ${endpoint} of ${id}: ${answer.status} ${await answer.text()}`);
+  };
+  const doc = (await readDataset(file)).find((each) => each._id === id)!;
+  await lake('mutate', { mutations: [{ createOrReplace: { ...change(structuredClone(doc)), _id: `drafts.${id}` } }] });
+  await lake('actions', { actions: [{ actionType: 'sanity.action.document.publish', draftId: `drafts.${id}`, publishedId: id }] });
+}
+
 export async function restoreSeed(): Promise<void> {
   await writeDataset(await readDataset(SEED_FILE));
 }

@@ -6,7 +6,7 @@ import { startOfDay, addDays, dayIn } from '../../lib/shared/site-time';
 import { changesPath, linkResultPath, PUBLIC_PATHS, ROUTES, versionPath } from '../../lib/shared/public-pages';
 import { startAppServer, type AppServer } from '../../testkit/app-server';
 import { axeViolations } from '../../testkit/axe';
-import { readDataset, seedCopy, withSentence, writtenDay, type Doc } from '../../testkit/dataset';
+import { publishThroughLake, readDataset, seedCopy, withSentence, writtenDay, type Doc } from '../../testkit/dataset';
 import { clockAhead, offsetToReach } from '../../testkit/fake-clock';
 import { layoutShifts } from '../../testkit/layout-shifts';
 import { freePort } from '../../testkit/processes';
@@ -32,7 +32,6 @@ import { expect, test } from '../../testkit/test';
  * before that day begins (testkit/fake-clock.ts).
  */
 
-const LAKE_API = '/api/lake/v2025-02-19/data';
 type VersionsWords = Required<NonNullable<typeof SEED.privacy.versions>>;
 const copy = SEED.privacy.versions as VersionsWords;
 const copyEs = SEED_ES.privacy.versions as VersionsWords;
@@ -78,21 +77,9 @@ test.describe('a material change, announced ahead', () => {
   };
   const onServer = (link: string) => `${server.origin}${new URL(link).pathname}${new URL(link).search}`;
 
-  const lake = async (endpoint: 'mutate' | 'actions', body: object) => {
-    const answer = await fetch(`${server.origin}${LAKE_API}/${endpoint}/production`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    expect(answer.status, await answer.clone().text()).toBe(200);
-  };
   const html = async (pathname: string) => (await fetch(`${server.origin}${pathname}`)).text();
   /** Publishes document `id` through the API, as a script would: `change` applied to it as published. */
-  const publishThroughApi = async (id: string, change: (doc: Doc) => Doc) => {
-    const doc = (await readDataset(env.CONTENT_FILE)).find((each) => each._id === id) as Doc;
-    await lake('mutate', { mutations: [{ createOrReplace: { ...change(structuredClone(doc)), _id: `drafts.${id}` } }] });
-    await lake('actions', { actions: [{ actionType: 'sanity.action.document.publish', draftId: `drafts.${id}`, publishedId: id }] });
-  };
+  const publishThroughApi = (id: string, change: (doc: Doc) => Doc) => publishThroughLake(server.origin, env.CONTENT_FILE!, id, change);
 
   test.beforeAll(async () => {
     test.setTimeout(120_000);
@@ -104,11 +91,7 @@ test.describe('a material change, announced ahead', () => {
     server = await startAppServer(env, { port });
     for (const email of [told, left, silent]) expect((await postForm(server.origin, 'subscribe', { email })).status).toBe(200);
     // A short notice period, and a zone where the next day is hours away, set as a script would.
-    const settings = (await readDataset(env.CONTENT_FILE)).find((doc) => doc._id === 'siteSettings')!;
-    await lake('mutate', { mutations: [{ createOrReplace: { ...settings, _id: 'drafts.siteSettings', noticePeriodDays: 1, timeZone } }] });
-    await lake('actions', {
-      actions: [{ actionType: 'sanity.action.document.publish', draftId: 'drafts.siteSettings', publishedId: 'siteSettings' }],
-    });
+    await publishThroughApi('siteSettings', (settings) => ({ ...settings, noticePeriodDays: 1, timeZone }));
   });
   test.afterAll(async () => {
     await server?.stop();

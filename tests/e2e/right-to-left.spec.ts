@@ -9,7 +9,17 @@ import { changesPath, ROUTES } from '../../lib/shared/public-pages';
 import { addDays, dayIn } from '../../lib/shared/site-time';
 import { launchAppServer, type AppServer } from '../../testkit/app-server';
 import { axeViolations } from '../../testkit/axe';
-import { addArabic, ARABIC, ARABIC_SETTINGS, readDataset, seedCopy, withSentence, writeDataset, type Doc } from '../../testkit/dataset';
+import {
+  addArabic,
+  ARABIC,
+  ARABIC_SETTINGS,
+  publishThroughLake,
+  readDataset,
+  seedCopy,
+  withSentence,
+  writeDataset,
+  type Doc,
+} from '../../testkit/dataset';
 import { readMailFiles, type ReadMail } from '../../testkit/mail';
 import { ownBuild } from '../../testkit/own-build';
 import { APP_ROOT } from '../../testkit/paths';
@@ -26,8 +36,6 @@ import { expect, test } from '../../testkit/test';
  * emails say their language. Each page's screenshot, and the email's, is attached to the report for a
  * reader to look at. The server is hit by made-up paths while it starts, before it has read its languages.
  */
-
-const LAKE_API = '/api/lake/v2025-02-19/data';
 
 /** The site's languages written in Latin letters: on an Arabic page, words in them say which they are. */
 const LATIN_LANGUAGES = new Set(['en', 'es']);
@@ -115,32 +123,19 @@ async function checkArabicPage(page: Page, testInfo: TestInfo, name: string) {
 test.describe('a right-to-left language', () => {
   let dir: string;
   let dataDir: string;
+  let contentFile: string;
   let server: AppServer;
   let build: Awaited<ReturnType<typeof ownBuild>>;
   let filesBefore: Set<string>;
   let coldStart: number[];
 
   /** Publishes the privacy policy through the lake's API, as a script would: `change` applied to it as published. */
-  const publishPolicy = async (change: (policy: Doc) => Doc) => {
-    const lake = async (endpoint: 'mutate' | 'actions', body: object) => {
-      const answer = await fetch(`${server.origin}${LAKE_API}/${endpoint}/production`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      expect(answer.status, await answer.clone().text()).toBe(200);
-    };
-    const policy = (await readDataset(path.join(dir, 'seed', 'production.ndjson'))).find((doc) => doc._id === 'privacyPolicy') as Doc;
-    await lake('mutate', { mutations: [{ createOrReplace: { ...change(policy), _id: 'drafts.privacyPolicy' } }] });
-    await lake('actions', {
-      actions: [{ actionType: 'sanity.action.document.publish', draftId: 'drafts.privacyPolicy', publishedId: 'privacyPolicy' }],
-    });
-  };
+  const publishPolicy = (change: (policy: Doc) => Doc) => publishThroughLake(server.origin, contentFile, 'privacyPolicy', change);
 
   test.beforeAll(async () => {
     test.setTimeout(120_000);
     dir = await mkdtemp(path.join(os.tmpdir(), 'right-to-left-'));
-    const file = await seedCopy(dir);
+    const file = (contentFile = await seedCopy(dir));
     await addArabic(file);
     // A field the Spanish landing page lacks, as one added to the schema after it was translated; and a
     // material change may be announced before every language has its text (Arabic has none).

@@ -68,7 +68,7 @@ async function notFound(request: NextRequest, language = ''): Promise<Response> 
   const ownAnswer = request.cookies.has(DRAFT_MODE_COOKIE) || request.headers.has('rsc');
   const html = ownAnswer ? null : ((await notFoundPage(language)) ?? (language ? await renderNotFoundPage(language) : null));
   if (html !== null) return notFoundResponse(html);
-  // The default language's page; under a language, the language's own when it could not be had in time.
+  // The default language's page: also under a language whose own could not be had in time.
   const headers = new Headers(request.headers);
   headers.set(NOT_FOUND_HEADER, TO_NOT_FOUND);
   return NextResponse.next({ request: { headers } });

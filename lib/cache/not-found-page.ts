@@ -90,10 +90,10 @@ export async function notFoundPage(language = ''): Promise<string | null> {
 
 /**
  * A language's 404 page, rendered now: asked of this server itself over the loopback, at the port Next
- * serves on (PORT, which next start and the standalone server set). The page answers 200 to that request (a page cannot say 404 and still be
- * kept as a page), the page cache keeps it, and visitors only ever get it from here, as a 404. Called once
- * a language's copy is missing or stale (at the start, after a publish of its words); null when it cannot
- * be had within RENDER_WAIT_MS.
+ * serves on (PORT, which next start and the standalone server set). The page answers 200 to that request
+ * (a page cannot say 404 and still be kept as a page), the page cache keeps it, and visitors only ever
+ * get it from here, as a 404. Called once a language's copy is missing or stale (at the start, after a
+ * publish of its words); null when it cannot be had within RENDER_WAIT_MS.
  */
 export async function renderNotFoundPage(language: string): Promise<string | null> {
   const port = process.env.PORT;

@@ -29,8 +29,10 @@ export type ContentLakeOptions = {
   dataset?: string;
   /** When set, a request naming another project (X-Sanity-Project-ID) is refused; else any is accepted. */
   projectId?: string;
-  /** The one token that authenticates (Authorization: Bearer …); any other token is refused with 401. */
+  /** The token that authenticates (Authorization: Bearer …) as the token holder; any other token is refused with 401. */
   token?: string;
+  /** More tokens, each signed in as a user of its own with these roles (what /users/me answers for it). */
+  users?: Record<string, { id: string; name: string; roles: string[] }>;
   /** Origins the API answers browsers from; `*` matches within one part, as in http://localhost:*. */
   allowedOrigins?: string[];
   maxStreams?: number;
@@ -40,6 +42,9 @@ export type ContentLakeOptions = {
   /** After each write: the documents it changed, as they now are (a deleted one as it was), e.g. to send webhooks. */
   onCommit?: (changed: SanityDocument[]) => void;
 };
+
+const usersOf = (users: ContentLakeOptions['users']) =>
+  users && Object.fromEntries(Object.entries(users).map(([token, { id, name, roles }]) => [token, userNamed(id, name, roles)]));
 
 export async function startContentLake(options: ContentLakeOptions = {}): Promise<ContentLake> {
   const documents = options.documents ?? (options.file ? parseNdjson(await readFile(options.file, 'utf8'), options.file) : []);
@@ -53,7 +58,7 @@ export async function startContentLake(options: ContentLakeOptions = {}): Promis
     projectId: options.projectId,
     maxStreams: options.maxStreams,
     heartbeatMs: options.heartbeatMs,
-    access: { kind: 'token', token: options.token, allowedOrigins: options.allowedOrigins },
+    access: { kind: 'token', token: options.token, users: usersOf(options.users), allowedOrigins: options.allowedOrigins },
     user: userNamed('lake-token-holder', 'Token holder'),
     onCommit: onCommit && ((transaction) => onCommit(transaction.changes.map((change) => (change.after ?? change.before)!))),
   });

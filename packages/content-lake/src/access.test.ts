@@ -4,6 +4,7 @@ import type { Access, Caller } from './access';
 import type { SanityDocument } from './documents';
 import { createHandler } from './handler';
 import { Lake } from './lake';
+import { userNamed } from './project-api';
 
 /**
  * Who the lake answers, through its handler. A `local` lake is an unauthenticated write API on an
@@ -207,5 +208,23 @@ describe('a token lake', () => {
       expect(anonymous).not.toMatch(/Unannounced|Release text/);
       expect(await (await call(path, { headers: TOKEN })).text()).toMatch(/Unannounced|Release text/);
     }
+  });
+
+  it("signs each of `users`' tokens in as its own user, whose roles /users/me names", async () => {
+    const users = { 'editor-token': userNamed('editor', 'An editor', ['editor']) };
+    const { call } = await lakeWith({ kind: 'token', token: 'the-token', users });
+    const me = (headers: Record<string, string> = {}) => call(`${API}/users/me`, { headers });
+    expect(await (await me({ authorization: 'Bearer editor-token' })).json()).toMatchObject({
+      id: 'editor',
+      role: 'editor',
+      roles: [{ name: 'editor', title: 'Editor' }],
+    });
+    expect(await (await call(QUERY, { headers: { authorization: 'Bearer editor-token' } })).json()).toMatchObject({
+      result: ['Published', 'Draft'],
+    });
+    // The lake's own token signs in as the lake's user (none here); no token is nobody.
+    expect(await (await me(TOKEN)).json()).toEqual({});
+    expect(await (await me()).json()).toEqual({});
+    expect((await me({ authorization: 'Bearer toString' })).status).toBe(401);
   });
 });

@@ -15,11 +15,17 @@
  * pool apart): each stream then has its own connection and leaves the site's six to requests.
  */
 import { LakeError, httpError, newId } from './errors.ts';
+import type { User } from './project-api.ts';
 
-export type Access = { kind: 'local' } | { kind: 'token'; token?: string; allowedOrigins?: string[] };
+/**
+ * `token` signs in as the lake's `user`; each of `users`' tokens signs in as the user it maps to, so a
+ * test can hold several editors with different roles (what /users/me answers for each).
+ */
+export type Access = { kind: 'local' } | { kind: 'token'; token?: string; users?: Record<string, User>; allowedOrigins?: string[] };
 /** Who sent a request: the site's own server code, or an HTTP client at this address (through a proxy or not). */
 export type Caller = { internal: true } | { internal?: false; address: string | undefined; throughProxy: boolean };
-export type Admission = { authenticated: boolean; cors: Record<string, string> };
+/** `user`: who the request's token names, when it is one of `users`' rather than the lake's own. */
+export type Admission = { authenticated: boolean; cors: Record<string, string>; user?: User };
 
 const DEFAULT_ORIGINS = ['http://localhost:*', 'http://127.0.0.1:*', 'http://*.localhost:*'];
 /** The names a browser's streams to a `local` lake are sent to (streamRedirect): the site itself, on its port. */
@@ -73,7 +79,7 @@ export function admit(access: Access, request: Request, caller: Caller): Admissi
   if (access.kind === 'token') {
     if (origin !== null && !cors['access-control-allow-origin'])
       throw forbidden(`Origin ${origin} is not allowed; add it to the project's CORS origins`);
-    return { authenticated: tokenAuthenticated(access, request), cors };
+    return { ...tokenAdmission(access, request), cors };
   }
   if (!isLoopbackAddress(caller.address) || caller.throughProxy)
     throw forbidden('The local Content Lake answers only a browser on the machine that runs the site, talking to it directly.');
@@ -86,11 +92,16 @@ export function admit(access: Access, request: Request, caller: Caller): Admissi
   return { authenticated: true, cors };
 }
 
-function tokenAuthenticated(access: { token?: string }, request: Request): boolean {
+function tokenAdmission(
+  access: { token?: string; users?: Record<string, User> },
+  request: Request,
+): { authenticated: boolean; user?: User } {
   const header = request.headers.get('authorization');
-  if (header === null) return false;
+  if (header === null) return { authenticated: false };
   const token = /^Bearer\s+(.+)$/i.exec(header)?.[1]?.trim();
-  if (access.token !== undefined && token === access.token) return true;
+  if (access.token !== undefined && token === access.token) return { authenticated: true };
+  const user = token !== undefined && access.users && Object.hasOwn(access.users, token) ? access.users[token] : undefined;
+  if (user) return { authenticated: true, user };
   throw httpError(401, 'Unauthorized', 'Session not found');
 }
 

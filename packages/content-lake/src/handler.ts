@@ -62,8 +62,9 @@ async function route(lake: Lake, request: Request, caller: Caller, path: string,
   const [, apiVersion, rest] = VERSIONED.exec(path) ?? [];
   if (apiVersion === undefined || rest === undefined) throw httpError(404, 'Not Found', `No endpoint at ${url.pathname}`);
   if (rest === '/check/cors') return corsCheck(lake, request);
-  const { authenticated, cors } = admit(lake.options.access, request, caller);
-  const user = authenticated || lake.options.access.kind === 'local' ? lake.options.user : undefined;
+  const admission = admit(lake.options.access, request, caller);
+  const { authenticated, cors } = admission;
+  const user = admission.user ?? (authenticated || lake.options.access.kind === 'local' ? lake.options.user : undefined);
   const context = {
     method: request.method,
     projectId: lake.projectId,

@@ -12,8 +12,11 @@ export type User = { id: string; name: string; email: string; role: string; role
 /** Everything, for whoever may use the lake (the grant Sanity gives an administrator). */
 export const FULL_ACCESS = [{ filter: '_id in path("**")', permissions: ['read', 'create', 'update', 'history'] }];
 
-export function userNamed(id: string, name: string): User {
-  return { id, name, email: `${id}@localhost`, role: 'administrator', roles: [{ name: 'administrator', title: 'Administrator' }] };
+const roleTitle = (name: string) => name[0]!.toUpperCase() + name.slice(1).replace(/-/g, ' ');
+
+/** A user of the lake: an administrator unless `roles` names others (the first is also the deprecated `role`). */
+export function userNamed(id: string, name: string, roles: readonly string[] = ['administrator']): User {
+  return { id, name, email: `${id}@localhost`, role: roles[0] ?? '', roles: roles.map((role) => ({ name: role, title: roleTitle(role) })) };
 }
 
 /** Sign-in providers, for a lake playing sanity.io to a browser with no session: the Studio shows its login screen. */

@@ -76,6 +76,7 @@ test.describe('landing page', () => {
   });
 
   test('scrolls smoothly unless the visitor asks for reduced motion', async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
     await page.goto('/');
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior)).toBe('smooth');
     await page.emulateMedia({ reducedMotion: 'reduce' });

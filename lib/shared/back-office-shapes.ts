@@ -27,8 +27,11 @@ export type OfficeRequest = {
 export type RequestFilter = { type?: string; language?: string; status?: RequestStatus; email?: string };
 export type SubscriberCount = { status: string; language: string; count: number };
 export type OfficeSubscriber = { email: string; status: string; language: string; createdAt: string; confirmedAt: string | null };
+/** A version's notices by state ('pending': queued or being sent), those of erased subscribers included. */
 export type NoticeVersion = {
   date: string;
+  announcedAt: string;
+  withdrawnAt: string | null;
   told: number;
   pending: number;
   failed: number;

@@ -156,9 +156,9 @@ const parseId = (value: unknown): Parsed<string> =>
   typeof value === 'string' && UUID.test(value) ? ok(value.toLowerCase()) : fail('That is not a request of the store.');
 const parseBoolean = (value: unknown): Parsed<boolean> => (typeof value === 'boolean' ? ok(value) : fail('"answered" is true or false.'));
 
-export const parseListRequests = parseObject<ListRequestsBody>({ filter: parseFilter, cursor: parseCursor, limit: parseLimit });
+export const parseListRequests = parseObject<Required<ListRequestsBody>>({ filter: parseFilter, cursor: parseCursor, limit: parseLimit });
 export const parseMark = parseObject<MarkBody>({ id: parseId, answered: parseBoolean });
 export const parseAddressBody = parseObject<AddressBody>({ email: parseAddress });
-export const parseRecipients = parseObject<RecipientsBody>({ date: parseDate, cursor: parseCursor, limit: parseLimit });
+export const parseRecipients = parseObject<Required<RecipientsBody>>({ date: parseDate, cursor: parseCursor, limit: parseLimit });
 export const parseTold = parseObject<ToldBody>({ date: parseDate, email: parseAddress });
-export const parseCursorBody = parseObject<CursorBody>({ cursor: parseCursor, limit: parseLimit });
+export const parseCursorBody = parseObject<Required<CursorBody>>({ cursor: parseCursor, limit: parseLimit });

@@ -281,6 +281,32 @@ describe('invalid documents get errors', () => {
       [['radiusMiles', 'Must be lower than or equal to 50']],
     ],
     [
+      'siteSettings without the days support requests are kept',
+      () => {
+        const doc = seedDocument('siteSettings');
+        delete doc.answeredRequestDays;
+        delete doc.unansweredRequestDays;
+        return doc;
+      },
+      [
+        ['answeredRequestDays', 'Required'],
+        ['unansweredRequestDays', 'Required'],
+      ],
+    ],
+    [
+      'siteSettings keeping answered requests 0 days and the others half a day',
+      () => ({ ...seedDocument('siteSettings'), answeredRequestDays: 0, unansweredRequestDays: 0.5 }),
+      [
+        ['answeredRequestDays', 'Must be greater than or equal to 1'],
+        ['unansweredRequestDays', 'Must be an integer'],
+      ],
+    ],
+    [
+      'siteSettings keeping requests over ten years',
+      () => ({ ...seedDocument('siteSettings'), unansweredRequestDays: 3651 }),
+      [['unansweredRequestDays', 'Must be lower than or equal to 3650']],
+    ],
+    [
       'siteSettings without productName and replyTime',
       () => {
         const doc = seedDocument('siteSettings');

@@ -37,7 +37,7 @@ export { getLocalPath, getPageLanguage, getSiteLanguages } from './languages';
  * be rendered and there is no last good version (fetch.ts), so a broken dataset fails the build, not a visitor.
  */
 
-/** The settings as queried in `language`: the views fill {radius} and the store links from them. */
+/** The settings as queried in `language`: the views fill its {tokens} and the store links from them. */
 const settingsResult = cache((language: string) => fetchContent(SETTINGS_QUERY, 'siteSettings', { language }));
 
 export const getSettings = cache(async (language: string) =>

@@ -6,6 +6,7 @@ import { fillTokens } from '@/lib/shared/tokens';
 import { cleanOrNull, formatDate, pageMeta, text } from '@/lib/shared/view-fields';
 import type { BlockContent, PRIVACY_POLICY_QUERY_RESULT } from '@/sanity.types';
 
+import { settingsTokens } from './settings-tokens';
 import { textLanguage, type languageLines } from './version-text';
 import type { SettingsResult } from './views';
 
@@ -24,7 +25,7 @@ const withCleanLinks = (blocks: BlockContent): BlockContent =>
 
 /** A policy's sections, as /privacy and each earlier version show them. */
 export const policySections = (sections: PrivacyResult['sections'], settings: SettingsResult) =>
-  fillTokens(sections ?? [], { radius: settings.radiusMiles }).map((section) => ({
+  fillTokens(sections ?? [], settingsTokens(settings)).map((section) => ({
     _key: section._key,
     heading: text(section.heading),
     body: withCleanLinks(section.body ?? []),
@@ -49,7 +50,7 @@ export type PolicyShown = {
 export function toPrivacyView(result: PrivacyResult, settings: SettingsResult, shown?: PolicyShown, fallbackLang: LangAttrs | null = null) {
   const { lastUpdatedLabel, seo } = result;
   const source = shown?.version ?? { ...result, date: result.lastUpdated };
-  const { title, summary, sections } = fillTokens(source, { radius: settings.radiusMiles });
+  const { title, summary, sections } = fillTokens(source, settingsTokens(settings));
   const date = cleanOrNull(source.date);
   const previousDate = shown ? shown.previousDate : result.previousDate;
   const versions = toVersionsCopy(result);

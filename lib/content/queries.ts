@@ -40,9 +40,16 @@ const merged = <F extends string>(field: F) => `"${field}": ${field}{ ..., ...^.
 /** The name of field `path` where its value is the default language's document's: the translation has none. */
 const fellBack = <P extends string>(path: P) => `select(defined(${path}) && !defined(t.${path}) => "${path}")` as const;
 
+/** How long support requests are kept (lib/shared/retention.ts), for the sweep, which reads it outside any request. */
+export const RETENTION_QUERY = defineQuery(
+  `*[_type == "siteSettings" && !defined(language)][0]{ answeredRequestDays, unansweredRequestDays }`,
+);
+
 /** The settings are the default document's; their words, the translation's where it has them. */
 export const SETTINGS_QUERY = defineQuery(`${withTranslation('siteSettings')}{
   radiusMiles,
+  answeredRequestDays,
+  unansweredRequestDays,
   appStoreUrl,
   playStoreUrl,
   languages[]{ tag, name, direction },

@@ -11,16 +11,17 @@ import type {
   SUPPORT_PAGE_QUERY_RESULT,
 } from '@/sanity.types';
 
+import { settingsTokens } from './settings-tokens';
 import type { ErrorCopy, NotFoundCopy } from './status-copy';
 import { fillSentence, fillTokens, type Sentence } from '@/lib/shared/tokens';
 import { fallbackLanguage, type LangAttrs, type SectionLanguage } from '@/lib/shared/text-language';
 import { clean, cleanOrNull, faqView, links, pageMeta, text, texts, type Maybe } from '@/lib/shared/view-fields';
 
 /**
- * What pages render, made from the query results (TypeGen's types) in one place: defaults filled,
- * {radius} filled in from Site settings, and every string meant for an attribute, metadata, structured
- * data or a form value already clean of stega markers (draft mode encodes them into visible text for
- * click-to-edit; anywhere else they would be invisible junk). Components only lay these out.
+ * What pages render, made from the query results (TypeGen's types) in one place: defaults filled, the
+ * {tokens} of Site settings filled in (settings-tokens.ts), and every string meant for an attribute,
+ * metadata, structured data or a form value already clean of stega markers (draft mode encodes them into
+ * visible text for click-to-edit; anywhere else they would be invisible junk). Components only lay these out.
  *
  * `fallbackLang`: the attributes of the default language's words on a page in another (null on the default
  * language's own pages). Where a page shows a field its translation lacks (the query's `fallback`), the view
@@ -82,7 +83,7 @@ const FALLBACK_ICON: FeatureIcon = 'radius';
 const storeLine = (line: Maybe<string>, settings: SettingsResult) => fillSentence(text(line), { productName: settings.productName });
 
 export function toLandingView(result: LandingResult, settings: SettingsResult, fallbackLang: LangAttrs | null = null) {
-  const { hero, features, experience, faq, stayUpdated, seo } = fillTokens(result, { radius: settings.radiusMiles });
+  const { hero, features, experience, faq, stayUpdated, seo } = fillTokens(result, settingsTokens(settings));
   const [words, settingsWords] = [fallbackLanguage(result.fallback, fallbackLang), fallbackLanguage(settings.fallback, fallbackLang)];
   // The hero and the sign-up hold words of the settings too: their fields are marked one by one, never the whole.
   const heroLangOf = words.fields('hero');

@@ -1,6 +1,7 @@
 /**
- * Editors write {name} tokens in texts where a value from elsewhere belongs: {radius} from Site settings
- * (so the radius has one source), {productName}, and in form messages {field} and {max}. Applied to a
+ * Editors write {name} tokens in texts where a value from elsewhere belongs: {radius}, {answeredDays} and
+ * {unansweredDays} from Site settings (so each number has one source: lib/content/settings-tokens.ts),
+ * {productName}, and in form messages {field} and {max}. Applied to a
  * string or to whole query results, Portable Text included. A token with no value (null or undefined)
  * stays as written, and unknown tokens are left alone.
  */

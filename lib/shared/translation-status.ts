@@ -1,4 +1,5 @@
 import { isLanguageTag, type SiteLanguages } from './languages';
+import { RETENTION_FIELDS } from './retention';
 
 /**
  * How each language of the site stands for one page (a singleton and its translations), for the Studio's
@@ -39,6 +40,7 @@ export const SITE_WIDE_FIELDS: readonly string[] = [
   'timeZone',
   'noticePeriodDays',
   'announceBeforeTranslations',
+  ...Object.values(RETENTION_FIELDS),
 ];
 
 /** Whether a value holds words: a string with a visible character, or an array or object that holds one (keys and types aside). */

@@ -9,7 +9,8 @@ export const privacySection = defineType({
     defineField({
       name: 'body',
       type: 'blockContent',
-      description: 'Write {radius} where the radius from Site settings belongs.',
+      description:
+        'Write {radius} where the radius from Site settings belongs, and {answeredDays} or {unansweredDays} where the days support requests are kept (Site settings, Keeping support requests).',
       validation: (rule) => rule.required().min(1),
     }),
   ],

@@ -5,6 +5,7 @@ import { FIELD_NAMES, MESSAGE_CODES, MESSAGE_TOKENS, type FieldName, type Messag
 import { copyField, copyGroup } from '../fields';
 import { siteLanguageFields } from '../languages';
 import { policyNoticeSettings } from './policy-notice-settings';
+import { retentionFieldset, retentionSettings } from './retention-settings';
 import { subscriptionCopy } from './subscription-copy';
 
 /** How the Studio names each form message; every code in lib/forms/messages.ts needs one. */
@@ -48,6 +49,7 @@ export const siteSettings = defineType({
   name: 'siteSettings',
   title: 'Site settings',
   type: 'document',
+  fieldsets: [retentionFieldset],
   fields: [
     defineField({ name: 'productName', type: 'string', validation: (rule) => rule.required().max(40) }),
     defineField({
@@ -95,6 +97,7 @@ export const siteSettings = defineType({
       validation: (rule) => rule.required().max(160),
     }),
     ...policyNoticeSettings,
+    ...retentionSettings,
     ...siteLanguageFields,
     copyGroup('chrome', 'Every page', 'Texts around the pages: the skip link, the footer, the way back, the share image.', [
       copyField('skipLink', { title: 'Skip link (keyboard users)', max: 40 }),

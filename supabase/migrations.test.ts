@@ -237,6 +237,7 @@ describe('migrate', () => {
       '20261206000200_support_request_language.sql',
       '20261206000300_subscriber_language.sql',
       '20261207000000_support_request_default_language.sql',
+      '20261208000000_back_office.sql',
     ]);
   });
 });

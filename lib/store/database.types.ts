@@ -26,6 +26,8 @@ export type Database = {
       };
       support_requests: {
         Row: {
+          answered_at: string | null;
+          answered_by: string | null;
           content_hash: string | null;
           created_at: string;
           email: string;
@@ -87,6 +89,58 @@ export type Database = {
       notice_summary: {
         Args: Record<PropertyKey, never>;
         Returns: { version_date: string | null; announced_at: string | null; withdrawn_at: string | null; told: number | null; first_sent: string | null; last_sent: string | null; pending: number | null; failed: number | null; cancelled: number | null }[];
+      };
+      office_access_log: {
+        Args: { before_id: number; max_rows: number };
+        Returns: { id: number | null; at: string | null; actor: string | null; action: string | null; subject: string | null; rows: number | null }[];
+      };
+      office_erase: {
+        Args: { address: string; address_hmac: string; actor: string };
+        Returns: { outcome: string | null; busy_until: string | null; subscribers: number | null; tokens: number | null; emails: number | null; requests: number | null; notices_kept: number | null }[];
+      };
+      office_find_subscriber: {
+        Args: { address: string };
+        Returns: { email: string | null; status: string | null; language: string | null; created_at: string | null; confirmed_at: string | null }[];
+      };
+      office_log_access: {
+        Args: { actor: string; action: string; subject: string; rows: number };
+        Returns: undefined;
+      };
+      office_mark_request: {
+        Args: { request_id: string; answered: boolean; actor: string };
+        Returns: { id: string | null; created_at: string | null; type: string | null; email: string | null; subject: string | null; message: string | null; language: string | null; status: string | null; answered_at: string | null; answered_by: string | null }[];
+      };
+      office_notice_recipients: {
+        Args: { version_date: string; after_id: number; max_rows: number };
+        Returns: { id: number | null; email: string | null; status: string | null; sent_at: string | null }[];
+      };
+      office_notice_versions: {
+        Args: Record<PropertyKey, never>;
+        Returns: { version_date: string | null; announced_at: string | null; withdrawn_at: string | null; told: number | null; pending: number | null; failed: number | null; cancelled: number | null; first_sent: string | null; last_sent: string | null }[];
+      };
+      office_person_emails: {
+        Args: { address: string };
+        Returns: { kind: string | null; ref: string | null; status: string | null; sent_at: string | null; created_at: string | null }[];
+      };
+      office_person_requests: {
+        Args: { address: string };
+        Returns: { id: string | null; created_at: string | null; type: string | null; email: string | null; subject: string | null; message: string | null; language: string | null; status: string | null; answered_at: string | null; answered_by: string | null }[];
+      };
+      office_requests: {
+        Args: { type_is: string; language_is: string; status_is: string; email_prefix: string; after_at: string; after_id: string; max_rows: number };
+        Returns: { id: string | null; created_at: string | null; type: string | null; email: string | null; subject: string | null; message: string | null; language: string | null; status: string | null; answered_at: string | null; answered_by: string | null }[];
+      };
+      office_subscriber_counts: {
+        Args: Record<PropertyKey, never>;
+        Returns: { status: string | null; language: string | null; count: number | null }[];
+      };
+      office_sweep_requests: {
+        Args: { answered_days: number; unanswered_days: number; max_rows: number };
+        Returns: number | null;
+      };
+      office_was_told: {
+        Args: { version_date: string; address: string; address_hmac: string };
+        Returns: { told: boolean | null; sent_at: string | null; erased: boolean | null }[];
       };
       unsubscribe: {
         Args: { token: string };

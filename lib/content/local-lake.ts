@@ -82,8 +82,11 @@ function followRecord(lake: Lake): Promise<unknown> {
   return lake.dataset.commit(async () => undefined, newId(), HAND_EDIT_IDENTITY);
 }
 
+/** Whoever passes the local lake's rule (the editor at this machine): its History names them so, and so does the back office. */
+export const LOCAL_EDITOR = userNamed('local-editor', 'Local editor');
+
 async function open(): Promise<Local> {
-  const user = userNamed('local-editor', 'Local editor');
+  const user = LOCAL_EDITOR;
   // Set once the lake is open: before then, the file being checked is the lake's own content.
   const opened: { lake?: Lake } = {};
   const lake = await Lake.open({

@@ -5,12 +5,13 @@ import { access, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { appPath } from '../shared/app-root.mjs';
+import { backOfficeHmacKey, backOfficeRoles } from './back-office';
 import { mailFrom, smtpTimeoutMs, smtpUrl } from './mail';
 import { pair, sanityConfig, supabaseConfig } from './public';
 import { redisUrl } from './redis';
 import { numberSetting, optional } from './settings';
 
-export { mailFrom, redisUrl, smtpTimeoutMs, smtpUrl };
+export { backOfficeHmacKey, backOfficeRoles, mailFrom, redisUrl, smtpTimeoutMs, smtpUrl };
 
 /**
  * Server-only environment: secrets and local paths. Importing this from a
@@ -167,6 +168,8 @@ export const CONFIG_CHECKS: ReadonlyArray<() => unknown> = [
   smtpUrl,
   smtpTimeoutMs,
   mailFrom,
+  backOfficeRoles,
+  backOfficeHmacKey,
   // The embedded store (no hosted backend) and the mail files (no SMTP server) live in DATA_DIR.
   () => (supabaseConfig() && smtpUrl() ? undefined : checkDataDirWritable()),
   () => (sanityConfig() ? undefined : checkContentFileReadable()),

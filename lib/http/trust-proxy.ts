@@ -2,6 +2,8 @@ import 'server-only';
 
 import http from 'node:http';
 
+import type { Caller } from '@school-site/content-lake';
+
 import { resolveClientAddress } from './client-address';
 
 const INSTALLED = Symbol.for('hallway.trustProxy');
@@ -13,6 +15,15 @@ const INSTALLED = Symbol.for('hallway.trustProxy');
  */
 export const DIRECT_HEADER = 'x-hallway-direct';
 const PROXY_HEADERS = ['forwarded', 'via', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'x-real-ip'];
+
+/**
+ * Who sent `request`, as the server saw it before Next (installTrustProxy): the address it vouches for,
+ * and whether a proxy was in between. What the local Content Lake's `local` access judges a caller by.
+ */
+export const callerOf = (request: Request): Caller => ({
+  address: request.headers.get('x-forwarded-for') ?? undefined,
+  throughProxy: request.headers.get(DIRECT_HEADER) !== '1',
+});
 
 /** No proxy declared, and no proxy's header: a browser never sends one. */
 export const cameDirect = (headers: http.IncomingHttpHeaders, trustedHops: number) =>

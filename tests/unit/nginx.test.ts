@@ -261,6 +261,9 @@ describe('nginx in front of the app (deploy/nginx.conf.template)', () => {
       ['/page', 'POST'],
       ['/api/revalidate', 'POST'],
       ['/api/draft-mode/enable', 'GET'],
+      // The back office's personal data: never a copy in nginx's cache, whatever the app's headers say.
+      ['/api/back-office/notices', 'GET'],
+      ['/api/back-office/person', 'POST'],
       ['/studio', 'GET'],
     ] as const) {
       const first = await request(pathname, { method });

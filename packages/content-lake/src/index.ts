@@ -1,12 +1,12 @@
 /**
  * The local Content Lake's one entry for servers and scripts (README.md). A browser loads ./browser.ts.
  */
-export { STREAM_HOST, type Caller } from './access.ts';
+export { admit, STREAM_HOST, type Caller } from './access.ts';
 export type { Validate } from './actions.ts';
 export { writeAtomically } from './atomic-file.ts';
 export { Dataset, HAND_EDIT_IDENTITY } from './dataset.ts';
 export { isContentId, isPublishedId, parseNdjson, type SanityDocument } from './documents.ts';
-export { lakeError, newId } from './errors.ts';
+export { LakeError, lakeError, newId } from './errors.ts';
 export { createHandler, type LakeHandler } from './handler.ts';
 export { HISTORY_LAG_MS } from './history.ts';
 export { Lake } from './lake.ts';

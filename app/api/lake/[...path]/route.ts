@@ -1,7 +1,6 @@
-import type { Caller } from '@school-site/content-lake';
 import { localLake } from '@/lib/content/local-lake';
 import { sanityConfig } from '@/lib/env/public';
-import { DIRECT_HEADER } from '@/lib/http/trust-proxy';
+import { callerOf } from '@/lib/http/trust-proxy';
 
 /**
  * The embedded default's Content Lake (lib/content/local-lake.ts), at Sanity's paths under /api/lake: the
@@ -9,11 +8,6 @@ import { DIRECT_HEADER } from '@/lib/http/trust-proxy';
  * the published document at once, as the publish webhook does for a hosted project. With a Sanity
  * project configured there is no local lake: the Studio and the site talk to Sanity.
  */
-
-/** Who sent it, as the server saw it before Next (lib/http/trust-proxy.ts): the address it vouches for, and whether a proxy was in between. */
-function callerOf(request: Request): Caller {
-  return { address: request.headers.get('x-forwarded-for') ?? undefined, throughProxy: request.headers.get(DIRECT_HEADER) !== '1' };
-}
 
 async function serve(request: Request): Promise<Response> {
   if (sanityConfig())

@@ -8,7 +8,10 @@
 export const CONCURRENCY = 8;
 /** How often an idle sender looks for work that another instance queued (its own sign-ups and announcements wake it at once). */
 export const POLL_MS = 5_000;
-/** How often a sender forgets unconfirmed addresses past their week (public.mail_purge), and how many at most each time. */
+/**
+ * How often a sender forgets unconfirmed addresses past their week (public.mail_purge) and support requests
+ * past the days Site settings keep them (sweep.ts), and how many of each at most each time.
+ */
 export const SWEEP_MS = 60_000;
 export const SWEEP_ROWS = 1_000;
 

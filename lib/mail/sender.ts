@@ -7,9 +7,10 @@ import { mailFrom, smtpTimeoutMs, storeTimeoutMs } from '@/lib/env/server';
 
 import { mailCopy } from './copy';
 import { deliver, logFailure } from './delivery';
-import { claimMail, forgetUnconfirmed, secondsUntilDue } from '@/lib/store/outbox';
-import { CONCURRENCY, leaseSeconds, MAX_ATTEMPTS, POLL_MS, sendDeadlineMs, SWEEP_MS, SWEEP_ROWS } from './pace';
+import { claimMail, secondsUntilDue } from '@/lib/store/outbox';
+import { CONCURRENCY, leaseSeconds, MAX_ATTEMPTS, POLL_MS, sendDeadlineMs, SWEEP_MS } from './pace';
 import { currentMailSender, setMailSender, type MailSender } from '@/lib/store/nudge';
+import { sweepStore } from './sweep';
 import { createTransport, type Transport } from './transport';
 
 /**
@@ -104,7 +105,7 @@ function createSender(transport: Transport): MailSender {
   async function step() {
     if (Date.now() - lastSweep >= SWEEP_MS) {
       lastSweep = Date.now();
-      await forgetUnconfirmed(SWEEP_ROWS);
+      await sweepStore();
     }
     const free = CONCURRENCY - sender.inFlight.size;
     if (free < CLAIM_AT_LEAST) return sender.wake.sleep(POLL_MS);

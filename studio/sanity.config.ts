@@ -7,6 +7,7 @@ import { lakeApiHost, LOCAL_PROJECT } from '@school-site/content-lake/browser';
 import { sanityConfig } from '@/lib/env/public';
 import { schemaTypes, singletonTypes } from '@/schemas';
 
+import { backOffice } from './back-office/plugin';
 import { KeepOperationsLayout } from './keep-operations';
 import { StudioInput } from './language-input';
 import { presentation } from './presentation';
@@ -52,7 +53,9 @@ export default defineConfig({
   projectId: project?.projectId ?? LOCAL_PROJECT.projectId,
   dataset: project?.dataset ?? LOCAL_PROJECT.dataset,
   ...(project ? (project.apiHost ? { apiHost: project.apiHost } : {}) : localLake()),
-  plugins: [structureTool({ structure }), presentation],
+  // The back office asks the site's server, which admits this machine's browser on the local lake and a
+  // signed-in editor's token with a project: the tool only needs to know which it is.
+  plugins: [structureTool({ structure }), presentation, backOffice({ hosted: project !== null })],
   studio: { components: { layout: KeepOperationsLayout } },
   form: { components: { input: StudioInput } },
   schema: {

@@ -130,4 +130,12 @@ export const MEASUREMENTS: Measurement[] = [
     client: 'autocannon and Node fetch',
     load: () => import('./load/measure.ts'),
   },
+  {
+    name: 'back-office',
+    standard: true,
+    what: "the back office at scale: OFFICE_ROWS (100,000) support requests and as many confirmed subscribers, each told of one version, on PGlite and on PostgreSQL through PostgREST, through the built app's API: the first page of requests, a deep keyset page, a filtered page, a search by an address's beginning, a subscriber looked up, and erasures of people with a subscription, a notice and a request",
+    target: 'each page and search p95 <= 200 ms; erase worst <= 1 s',
+    client: "Node fetch to the app's API from loopback (the HTTP round trip through the app, and PostgREST on the hosted store)",
+    load: () => import('./back-office.ts'),
+  },
 ];

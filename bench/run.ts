@@ -2,7 +2,7 @@
 /**
  * npm run bench — the measurements of the site, one tool:
  *
- *   npm run bench                       the standard set (`site`)
+ *   npm run bench                       the standard set (`site`, `back-office`)
  *   npm run bench -- studio publish     those measurements, in that order
  *   npm run bench -- lcp http://…/      a measurement with its own arguments (after its name)
  *   npm run bench -- --help             every measurement, with its target and its client

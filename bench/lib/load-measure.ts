@@ -4,6 +4,7 @@
 import http from 'node:http';
 
 import { outcome, postForm, type Outcome } from '../../testkit/forms.ts';
+import { percentile } from '../../testkit/stats.ts';
 import { readStore } from '../../testkit/store.ts';
 
 /** A request's outcome: a form's (accepted, failed, error: …), or 'ok' for a page or a direct call. */
@@ -62,11 +63,6 @@ export const visitorFields = (phase: string, id: number) => ({
   subject: `load ${phase} #${id}`,
   message: `Load test ${phase}, submission #${id}.\nThe app stopped working after the update; steps to reproduce follow.`,
 });
-
-function percentile(sorted: number[], p: number): number | null {
-  if (sorted.length === 0) return null;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
 
 const tenths = (value: number | null) => (value === null ? null : Math.round(value * 10) / 10);
 const isAccepted = (result: Result) => result.outcome === 'accepted' || result.outcome === 'ok';

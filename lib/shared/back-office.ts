@@ -107,7 +107,7 @@ export function parseLimit(value: unknown): Parsed<number> {
 
 /**
  * The requests' filters. A type is matched, not stored, so any short name is taken (an unknown one finds
- * nothing); a language must be a tag of the site's spelling; the address is a search by its start.
+ * nothing); a language must be a tag of the site's spelling, or '' for the default language; the address is a search by its start.
  */
 export function parseFilter(value: unknown): Parsed<RequestFilter> {
   if (value === undefined || value === null) return ok({});
@@ -119,7 +119,8 @@ export function parseFilter(value: unknown): Parsed<RequestFilter> {
     filter.type = type;
   }
   if (language !== undefined) {
-    if (typeof language !== 'string' || !isLanguageTag(language)) return fail('Unknown language.');
+    // '' is the default language, as the store keeps it (a request follows the site's default).
+    if (typeof language !== 'string' || (language !== '' && !isLanguageTag(language))) return fail('Unknown language.');
     filter.language = language;
   }
   if (status !== undefined) {

@@ -11,7 +11,14 @@ import type { OfficeApi } from './api';
  * the server says the editor is, and the site's languages (Site settings), to name each request's and
  * subscriber's language.
  */
-export type Office = { api: OfficeApi; hosted: boolean; me: Me; languages: readonly Language[] };
+export type Office = {
+  api: OfficeApi;
+  hosted: boolean;
+  me: Me;
+  languages: readonly Language[];
+  /** What the store's '' means (a request or subscriber in the site's default language); null until read. */
+  defaultLanguage: string | null;
+};
 
 const OfficeContext = createContext<Office | null>(null);
 

@@ -13,8 +13,12 @@ import { useOffice } from './office';
  * Language `tag` as the site names it (Site settings), else in itself, with its tag: "Español (es)". The
  * name is marked in its language, so a screen reader says it as a speaker would. Inline: put it in a Text.
  */
-export function LanguageTag({ tag }: { tag: string }) {
-  const { languages } = useOffice();
+export function LanguageTag({ tag: stored }: { tag: string }) {
+  const { languages, defaultLanguage } = useOffice();
+  const t = useWords();
+  // The store keeps '' for the site's default language.
+  const tag = stored || defaultLanguage;
+  if (!tag) return <>{t('common.default-language')}</>;
   const name = languages.find((language) => language.tag === tag)?.name ?? ownName(tag) ?? tag;
   return (
     <span data-language={tag}>

@@ -9,9 +9,12 @@ import { useFormatWhen } from './parts';
 import { RequestMeta } from './request-meta';
 import { useAction } from './use-async';
 
-/** A reply in the editor's own mail program, to the address and subject of the request. */
+/**
+ * A reply in the editor's own mail program, to the address and subject of the request. The @ stays as
+ * is (RFC 6068 allows it): a mail program that does not decode %40 would otherwise address no one.
+ */
 const replyLink = (request: OfficeRequest, subject: string) =>
-  `mailto:${encodeURIComponent(request.email)}?subject=${encodeURIComponent(subject)}`;
+  `mailto:${request.email.split('@').map(encodeURIComponent).join('@')}?subject=${encodeURIComponent(subject)}`;
 
 type Props = { request: OfficeRequest; onChanged: (request: OfficeRequest) => void; onClose: () => void };
 

@@ -12,9 +12,10 @@ import { RequestList } from './request-list';
 type Filters = { type: string; language: string; status: string };
 
 /** Only the filters chosen: an empty choice is "All". */
-const toFilter = ({ type, language, status }: Filters, email: string): RequestFilter => ({
+const toFilter = ({ type, language, status }: Filters, email: string, defaultLanguage: string | null): RequestFilter => ({
   ...(type ? { type } : {}),
-  ...(language ? { language } : {}),
+  // The store keeps '' for the default language.
+  ...(language ? { language: language === defaultLanguage ? '' : language } : {}),
   ...(status ? { status: status as RequestFilter['status'] } : {}),
   ...(email ? { email } : {}),
 });
@@ -25,11 +26,11 @@ const toFilter = ({ type, language, status }: Filters, email: string): RequestFi
  */
 export function RequestsView() {
   const t = useWords();
-  const { languages } = useOffice();
+  const { languages, defaultLanguage } = useOffice();
   const [filters, setFilters] = useState<Filters>({ type: '', language: '', status: '' });
   const [email, setEmail] = useState('');
   // One object per choice: a new one would make the list ask again from its first page.
-  const filter = useMemo(() => toFilter(filters, email), [filters, email]);
+  const filter = useMemo(() => toFilter(filters, email, defaultLanguage), [filters, email, defaultLanguage]);
   const choose = (key: keyof Filters) => (value: string) => setFilters((previous) => ({ ...previous, [key]: value }));
   return (
     <Stack gap={4}>

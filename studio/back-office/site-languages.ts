@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useClient } from 'sanity';
 
 import { SANITY_API_VERSION } from '@/lib/env/public';
-import { toSiteLanguages, type Language } from '@/lib/shared/languages';
+import { toSiteLanguages, type SiteLanguages } from '@/lib/shared/languages';
 
 const QUERY = `*[_id == "siteSettings"][0]{ languages[]{ tag, name }, defaultLanguage, governingLanguage }`;
 
@@ -11,13 +11,13 @@ const QUERY = `*[_id == "siteSettings"][0]{ languages[]{ tag, name }, defaultLan
  * the names requests and subscribers are shown in. None until read, or if they cannot be: each language
  * is then named by Intl (parts.tsx) and the filter offers none.
  */
-export function useSiteLanguages(): readonly Language[] {
+export function useSiteLanguages(): SiteLanguages | null {
   const client = useClient({ apiVersion: SANITY_API_VERSION });
-  const [languages, setLanguages] = useState<readonly Language[]>([]);
+  const [languages, setLanguages] = useState<SiteLanguages | null>(null);
   useEffect(() => {
     let live = true;
     client.fetch<Parameters<typeof toSiteLanguages>[0]>(QUERY, {}, { perspective: 'published' }).then(
-      (settings) => live && setLanguages(toSiteLanguages(settings).languages),
+      (settings) => live && setLanguages(toSiteLanguages(settings)),
       () => undefined,
     );
     return () => {

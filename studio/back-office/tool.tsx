@@ -23,12 +23,16 @@ export function BackOfficeTool({ tool }: { tool: Tool<BackOfficeOptions> }) {
   const projectId = useProjectId();
   const api = useMemo(() => officeApi(hosted ? { hosted: true, projectId } : { hosted: false }), [hosted, projectId]);
   const me = useLoad(api.me);
-  const languages = useSiteLanguages();
-  const office = useMemo(() => (me.value ? { api, hosted, me: me.value, languages } : null), [api, hosted, me.value, languages]);
+  const site = useSiteLanguages();
+  const office = useMemo(
+    () =>
+      me.value ? { api, hosted, me: me.value, languages: site?.languages ?? [], defaultLanguage: site?.defaultLanguage ?? null } : null,
+    [api, hosted, me.value, site],
+  );
 
   return (
-    <Card height="fill" overflow="auto" as="section" aria-label={tool.title}>
-      <Container width={4} padding={4}>
+    <Card height="fill" overflow="auto" padding={4} as="section" aria-label={tool.title}>
+      <Container width={3}>
         <Stack gap={4}>
           <Flex align="center" justify="space-between" gap={3} wrap="wrap">
             <Text as="h1" size={3} weight="semibold">

@@ -35,6 +35,7 @@ const words = {
   'common.none': '—',
   'common.all': 'All',
   'common.language': 'Language',
+  'common.default-language': 'The default language',
   'common.address': 'Address',
   'common.status': 'Status',
   'common.created': 'Received',

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 
 import { ClientError, createClient } from '@sanity/client';
 import { admit, LakeError } from '@school-site/content-lake';
-import { LOCAL_EDITOR } from '@/lib/content/local-lake';
+import { LOCAL_EDITOR } from '@school-site/content-lake/browser';
 import { sanityClientOptions, sanityConfig, type SanityConfig } from '@/lib/env/public';
 import { backOfficeRoles } from '@/lib/env/server';
 import { callerOf } from '@/lib/http/trust-proxy';

@@ -10,6 +10,7 @@ import {
   Lake,
   LAKE_PATH,
   localLakeFiles,
+  LOCAL_EDITOR,
   LOCAL_PROJECT,
   Presence,
   userNamed,
@@ -82,11 +83,8 @@ function followRecord(lake: Lake): Promise<unknown> {
   return lake.dataset.commit(async () => undefined, newId(), HAND_EDIT_IDENTITY);
 }
 
-/** Whoever passes the local lake's rule (the editor at this machine): its History names them so, and so does the back office. */
-export const LOCAL_EDITOR = userNamed('local-editor', 'Local editor');
-
 async function open(): Promise<Local> {
-  const user = LOCAL_EDITOR;
+  const user = userNamed(LOCAL_EDITOR.id, LOCAL_EDITOR.name);
   // Set once the lake is open: before then, the file being checked is the lake's own content.
   const opened: { lake?: Lake } = {};
   const lake = await Lake.open({

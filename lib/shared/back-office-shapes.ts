@@ -12,6 +12,9 @@ export type AccessAction = (typeof ACCESS_ACTIONS)[number];
 export type Page<T> = { rows: T[]; next: string | null };
 export type Officer = { id: string; name: string };
 export type Me = { officer: Officer; admin: boolean };
+
+/** An officer as the access log and a request's "answered by" name them: their name and, to tell two apart, their id. */
+export const actorName = ({ name, id }: Officer): string => `${name} (${id})`;
 export type OfficeRequest = {
   id: string;
   createdAt: string;

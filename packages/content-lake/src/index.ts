@@ -10,7 +10,7 @@ export { LakeError, lakeError, newId } from './errors.ts';
 export { createHandler, type LakeHandler } from './handler.ts';
 export { HISTORY_LAG_MS } from './history.ts';
 export { Lake } from './lake.ts';
-export { LAKE_PATH, lakeApiHost, localLakeFiles, LOCAL_PROJECT, LOCAL_TOKEN } from './local.ts';
+export { LAKE_PATH, lakeApiHost, localLakeFiles, LOCAL_EDITOR, LOCAL_PROJECT, LOCAL_TOKEN } from './local.ts';
 export type { MutationResult } from './mutations.ts';
 export { startContentLake, type RunningLake } from './node-server.ts';
 export type { Perspective } from './perspectives.ts';

@@ -24,3 +24,6 @@ export const localLakeFiles = (dataDir: string) => ({
  * trusts this machine instead (packages/content-lake/src/access.ts). next-sanity needs a string to ask for drafts.
  */
 export const LOCAL_TOKEN = 'local-lake';
+
+/** Whoever passes the local lake's rule (the editor at this machine): its History names them so, and so does the back office. */
+export const LOCAL_EDITOR = { id: 'local-editor', name: 'Local editor' } as const;

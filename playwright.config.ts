@@ -30,7 +30,7 @@ const SITE_URL = process.env.NEXT_PUBLIC_SITE_URL ?? E2E_SERVERS.main.url;
  * (docs/testing.md). Matched against "project file describe title", as Playwright's grep is.
  */
 const ISOLATED = [
-  /studio-lake\.spec|policy-notice\.spec|right-to-left\.spec|stack\.spec|scale\.spec/,
+  /studio-lake\.spec|policy-notice\.spec|right-to-left\.spec|stack\.spec|scale\.spec|back-office\.spec/,
   /faults\.spec\.ts (?!the submission key)/,
   /budgets\.spec\.ts Lighthouse/,
 ];

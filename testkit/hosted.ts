@@ -19,6 +19,9 @@ export const LAKE_ORIGIN = `https://localhost:${LAKE_PORT}`;
 export const LAKE_PROJECT = { projectId: 'lake', dataset: 'production' } as const;
 /** The one token the stand-in accepts: a Viewer token for the server and, in draft mode, the browser. */
 export const LAKE_TOKEN = 'lake-viewer-token';
+/** A second editor's token: signed in, with a role (`editor`) the back office does not admit by default. */
+export const LAKE_EDITOR_TOKEN = 'lake-editor-token';
+export const LAKE_USERS = { [LAKE_EDITOR_TOKEN]: { id: 'lake-editor', name: 'Edith Editor', roles: ['editor'] } };
 /** The hosted build's own folder, beside the embedded one in .next. */
 export const HOSTED_DIST_DIR = '.next-hosted';
 
@@ -36,7 +39,7 @@ export function hostedEnv(): Record<string, string> {
 
 /** The stand-in as the hosted build, its tests and scripts use it: the seed, on LAKE_PORT, over HTTPS, with the token. */
 export function startHostedLake(options: ContentLakeOptions = {}) {
-  return startContentLake({ file: SEED_FILE, port: LAKE_PORT, token: LAKE_TOKEN, tls: lakeTls(), ...options });
+  return startContentLake({ file: SEED_FILE, port: LAKE_PORT, token: LAKE_TOKEN, users: LAKE_USERS, tls: lakeTls(), ...options });
 }
 
 /** A client of the stand-in with its token, writing as the Studio does. */

@@ -55,6 +55,15 @@ function texts<T extends object>(group: T | undefined, what: string): Texts<T> {
 
 /** The request form's labels and states. */
 export const SEED_FORM = texts(SEED.support.form, 'supportPage.form');
+/** Language `tag` as the seed's Site settings name it. */
+export const seedLanguageName = (tag: string): string =>
+  required(SEED.settings.languages?.find((language) => language.tag === tag)?.name, `siteSettings.languages[${tag}].name`);
+/** The Spanish support page: its heading, its first card and its form. */
+export const SEED_SUPPORT_ES = {
+  heading: required(SEED_ES.support.heading, 'supportPage-es.heading'),
+  card: required(SEED_ES.support.cards?.[0], 'supportPage-es.cards[0]'),
+  form: texts(SEED_ES.support.form, 'supportPage-es.form'),
+};
 /** The sign-up form. */
 export const SEED_SUBSCRIBE = texts(SEED.landing.stayUpdated, 'landingPage.stayUpdated');
 /** Texts around every page, the 404 and the error page. */

@@ -6,11 +6,12 @@
  * origin; stops on SIGINT or SIGTERM. Over HTTPS with HTTP/2 (lake-tls.ts), as Sanity serves its API,
  * unless --http. Writes live in memory: the file is never changed. Without --origin, pages on
  * http://localhost:* and http://127.0.0.1:* may call it, as a project's development CORS origins allow.
+ * Besides --token, the second editor of testkit/hosted.ts (LAKE_USERS) signs in, in a role of their own.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { LAKE_PORT, LAKE_TOKEN } from '../hosted.ts';
+import { LAKE_PORT, LAKE_TOKEN, LAKE_USERS } from '../hosted.ts';
 import { lakeTls } from '../lake-tls.ts';
 import { SEED_FILE } from '../paths.ts';
 import { startContentLake } from './server.ts';
@@ -36,6 +37,7 @@ const lake = await startContentLake({
   port,
   host: values.host,
   token: values.token,
+  users: LAKE_USERS,
   dataset: values.dataset,
   projectId: values['project-id'],
   allowedOrigins: values.origin,

@@ -43,6 +43,9 @@ export type ContentLakeOptions = {
   onCommit?: (changed: SanityDocument[]) => void;
 };
 
+/** Who the lake's own token signs in as: an administrator. */
+export const TOKEN_HOLDER = { id: 'lake-token-holder', name: 'Token holder' } as const;
+
 const usersOf = (users: ContentLakeOptions['users']) =>
   users && Object.fromEntries(Object.entries(users).map(([token, { id, name, roles }]) => [token, userNamed(id, name, roles)]));
 
@@ -59,7 +62,7 @@ export async function startContentLake(options: ContentLakeOptions = {}): Promis
     maxStreams: options.maxStreams,
     heartbeatMs: options.heartbeatMs,
     access: { kind: 'token', token: options.token, users: usersOf(options.users), allowedOrigins: options.allowedOrigins },
-    user: userNamed('lake-token-holder', 'Token holder'),
+    user: userNamed(TOKEN_HOLDER.id, TOKEN_HOLDER.name),
     onCommit: onCommit && ((transaction) => onCommit(transaction.changes.map((change) => (change.after ?? change.before)!))),
   });
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { readDataset, SEED_FILE, type Doc } from '../../testkit/dataset.ts';
 import { E2E_SERVERS } from '../../testkit/e2e-servers.ts';
 import { readStore } from '../../testkit/store.ts';
+import { sendSpanishRequest } from './support/dialog.ts';
 import { expect, test } from '../../testkit/test.ts';
 
 import { localePath } from '../../lib/shared/languages.ts';
@@ -96,16 +97,7 @@ for (const [build, server] of [
 
 test("the support form in Spanish stores the request with the page's language", async ({ page }) => {
   const subject = `Pregunta ${Date.now().toString(36)}`;
-  await page.goto('/es/support');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText(SPANISH.support.heading);
-  const card = SPANISH.support.cards[0];
-  await page.getByRole('link', { name: new RegExp(`^${card.title}`) }).click();
-  const dialog = page.locator(`dialog#request-${card.requestType}`);
-  await dialog.getByLabel(SPANISH.support.form.emailLabel).fill('madre@example.com');
-  await dialog.getByLabel(SPANISH.support.form.subjectLabel).fill(subject);
-  await dialog.getByLabel(SPANISH.support.form.messageLabel).fill('¿Cómo funciona la app?');
-  await dialog.locator('button[type="submit"]').click();
-  await expect(dialog.getByRole('status')).toContainText(SPANISH.support.form.success);
+  await sendSpanishRequest(page, '', { email: 'madre@example.com', subject, message: '¿Cómo funciona la app?' });
   await expect
     .poll(() => readStore<{ language: string }>(DATA_DIR, 'select language from public.support_requests where subject = $1', [subject]))
     .toEqual([{ language: 'es' }]);

@@ -11,12 +11,15 @@ import { clockAhead, offsetToReach } from '../../testkit/fake-clock';
 import { layoutShifts } from '../../testkit/layout-shifts';
 import { freePort } from '../../testkit/processes';
 import { fillTokens } from '../../lib/shared/tokens';
-import { SEED, SEED_ES, SEED_SUBSCRIPTION as WORDS } from '../../testkit/seed-copy';
+import { SEED, SEED_ES, SEED_SUBSCRIPTION as WORDS, seedLanguageName } from '../../testkit/seed-copy';
 import { preparedDataDir } from '../../testkit/store';
 import { postForm } from '../../testkit/forms';
 import { readMail } from '../../testkit/mail';
 import { startSmtpServer, type SmtpServer } from '../../testkit/smtp';
 import { readStore } from '../../testkit/store';
+import { answerAndErase } from '../../testkit/back-office';
+import { LOCAL_EDITOR } from '@school-site/content-lake/browser';
+import { sendSpanishRequest } from './support/dialog';
 import { openStudio, phase, studio, studioContext } from '../../testkit/studio';
 import { expect, test } from '../../testkit/test';
 
@@ -271,6 +274,27 @@ test.describe('a material change, announced ahead', () => {
     const spanishLinks = spanish!.textLinks.map((link) => new URL(link).pathname);
     expect(spanishLinks).toEqual(expect.arrayContaining([`/es${versionPath(day)}`, `/es${changesPath(day)}`]));
     expect((await mailsTo(parent)).length).toBe(2);
+  });
+
+  test("in the Studio's back office the parent's Spanish request is answered, the notice lists the parent, and the parent's data is exported and erased", async ({
+    browser,
+    page,
+  }) => {
+    const subject = `Mis datos ${Date.now().toString(36)}`;
+    await sendSpanishRequest(page, server.origin, { email: parent, subject, message: 'Quiero ver y borrar mis datos.' });
+    const problems: string[] = [];
+    const context = await studioContext(browser, { local: true, origin: server.origin }, problems);
+    await answerAndErase(await context.newPage(), {
+      origin: server.origin,
+      officer: LOCAL_EDITOR,
+      email: parent,
+      subject,
+      language: `${seedLanguageName('es')} (es)`,
+      day,
+      query: (sql, params) => readStore(dataDir, sql, params),
+    });
+    expect(problems).toEqual([]);
+    await context.close();
   });
 
   test('on its day the policy is the new version, with no request to the lake: the server finds the day come', async () => {

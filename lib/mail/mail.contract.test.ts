@@ -7,7 +7,6 @@ import { promisify } from 'node:util';
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { toSubscriptionCopy } from '@/lib/forms/subscription-copy';
 import { formatDate } from '@/lib/shared/view-fields';
 import { serveLanguages } from '@/lib/shared/language-gate';
 import { toSiteLanguages } from '@/lib/shared/languages';
@@ -29,19 +28,7 @@ import { nudgeMailSender } from '@/lib/store/nudge';
  * does not answer does, and the .eml files without SMTP_URL. The emails' words are the seed's (the content
  * read itself is the browser tests'; the embedded store's path too).
  */
-vi.mock('./copy', async () => {
-  const { servedLanguage } = await import('@/lib/shared/language-gate');
-  return {
-    mailCopy: async (language = '') => ({
-      language: servedLanguage(language),
-      // Each of the seed's languages has its words, and each is written left to right.
-      writtenIn: { tag: servedLanguage(language) || toSiteLanguages(SEED.settings).defaultLanguage, direction: 'ltr' },
-      recordIn: { tag: toSiteLanguages(SEED.settings).defaultLanguage, direction: 'ltr' },
-      productName: SEED.settings.productName!,
-      words: toSubscriptionCopy({ productName: SEED.settings.productName!, subscription: SEED.settings.subscription! }),
-    }),
-  };
-});
+vi.mock('./copy', () => import('@/testkit/seed-mail-copy'));
 
 const SITE = 'https://hallway.example';
 const SMTP_TIMEOUT_SECONDS = 2;

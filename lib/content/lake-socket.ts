@@ -4,7 +4,6 @@ import http from 'node:http';
 import type { Duplex } from 'node:stream';
 
 import { LAKE_PATH } from '@school-site/content-lake';
-import { trustedProxyHops } from '@/lib/env/server';
 import { cameDirect } from '@/lib/http/trust-proxy';
 
 import { localLake } from './local-lake';
@@ -13,7 +12,7 @@ const INSTALLED = Symbol.for('hallway.lakeSocket');
 
 /** Hands an upgrade to the presence socket, which refuses what the local lake would refuse as a request. */
 async function upgrade(request: http.IncomingMessage, socket: Duplex, head: Buffer) {
-  const caller = { address: request.socket.remoteAddress, throughProxy: !cameDirect(request.headers, trustedProxyHops()) };
+  const caller = { address: request.socket.remoteAddress, throughProxy: !cameDirect(request.headers) };
   try {
     const { presence } = await localLake();
     if (presence.upgrade(request, socket, head, caller)) return;

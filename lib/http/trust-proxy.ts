@@ -9,8 +9,7 @@ import { resolveClientAddress } from './client-address';
 const INSTALLED = Symbol.for('hallway.trustProxy');
 
 /**
- * Set to "1" on a request that came straight from its client: no proxy was declared and it carried no
- * proxy's header (Next adds X-Forwarded-Host and friends itself afterwards, so routes cannot tell). The
+ * Set to "1" on a request that came straight from its client: it carried no proxy's header (Next adds X-Forwarded-Host and friends itself afterwards, so routes cannot tell). The
  * local Content Lake answers only such requests. Whatever a client sends under this name is dropped.
  */
 export const DIRECT_HEADER = 'x-hallway-direct';
@@ -25,9 +24,13 @@ export const callerOf = (request: Request): Caller => ({
   throughProxy: request.headers.get(DIRECT_HEADER) !== '1',
 });
 
-/** No proxy declared, and no proxy's header: a browser never sends one. */
-export const cameDirect = (headers: http.IncomingHttpHeaders, trustedHops: number) =>
-  trustedHops === 0 && !PROXY_HEADERS.some((name) => name in headers);
+/**
+ * No proxy's header: a browser never sends one, and every proxy in front of the site adds at least
+ * X-Forwarded-For (deploy/nginx.conf.template does, as Vercel and other platforms do). So with a proxy
+ * declared, a request without one came to the app's port past it: an SSH tunnel to that port from a
+ * member of the team. A proxy that forwards without any such header would pass for direct: use none.
+ */
+export const cameDirect = (headers: http.IncomingHttpHeaders) => !PROXY_HEADERS.some((name) => name in headers);
 
 /**
  * Rewrites X-Forwarded-For on every incoming request to the one client address this server can vouch
@@ -44,7 +47,7 @@ export function installTrustProxy(trustedHops: number): void {
   proto.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
     if (event === 'request') {
       const request = args[0] as http.IncomingMessage;
-      if (cameDirect(request.headers, trustedHops)) request.headers[DIRECT_HEADER] = '1';
+      if (cameDirect(request.headers)) request.headers[DIRECT_HEADER] = '1';
       else delete request.headers[DIRECT_HEADER];
       const header = request.headers['x-forwarded-for'];
       const forwarded = Array.isArray(header) ? header.join(',') : header;

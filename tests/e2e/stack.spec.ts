@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
+import { officePath, OFFICE_ENDPOINTS } from '../../lib/shared/back-office';
 import { CACHED_ENCODINGS } from '../../lib/shared/cached-encodings';
 import { PUBLIC_PATHS } from '../../lib/shared/public-pages';
 import { editDocument, postWebhook, seedCopy, WEBHOOK_SECRET, type Doc } from '../../testkit/dataset.ts';
@@ -28,7 +29,7 @@ const PAST_COPY_LIFETIME_MS = 2100;
 const POLL_MS = 100;
 
 /** What serve:prod prints once it is up (scripts/serve-prod.ts): the site, each app instance, nginx. */
-type Printed = { url: string; appPid: number; nginxPid: number };
+type Printed = { url: string; appUrl: string; appPid: number; nginxPid: number };
 type ServeProd = { child: ChildProcess; output: () => string; exited: Promise<number | null>; printed: Printed };
 
 let work: string;
@@ -90,6 +91,7 @@ async function startServeProd(env: Record<string, string>): Promise<ServeProd> {
   const text = output();
   const pids = {
     url: /\[serve:prod\] ready: (\S+)/.exec(text)![1]!,
+    appUrl: /\[serve:prod\] app (\S+) pid/.exec(text)![1]!,
     appPid: Number(/\[serve:prod\] app \S+ pid (\d+)/.exec(text)![1]),
     nginxPid: Number(/\[serve:prod\] nginx pid (\d+)/.exec(text)![1]),
   };
@@ -145,6 +147,19 @@ test("an unknown path gets the app's 404 page and headers through nginx", async 
   expect(response.headers.get('x-content-type-options')).toBe('nosniff');
   // Answered by the app itself, not by a rewrite Next sends back to it over HTTP (which it marks so).
   expect(response.headers.get('x-middleware-rewrite')).toBeNull();
+});
+
+test("the back office answers this machine at the app's own port, and refuses the same request through nginx, which keeps neither", async () => {
+  const ask = (origin: string) => fetch(`${origin}${officePath(OFFICE_ENDPOINTS.me)}`);
+  const direct = await ask(stack.appUrl);
+  expect(direct.status).toBe(200);
+  expect(direct.headers.get('cache-control')).toBe('private, no-store');
+  for (const attempt of ['first', 'second']) {
+    const proxied = await ask(stack.url);
+    expect(proxied.status, attempt).toBe(403);
+    expect(proxied.headers.get('cache-control'), attempt).toBe('private, no-store');
+    expect(proxied.headers.get(CACHE_STATUS), attempt).not.toBe('HIT');
+  }
 });
 
 test('a support request sent from the page through nginx is stored', async ({ page }) => {

@@ -218,7 +218,11 @@ describe('erasure', () => {
     expect(erased).toEqual({ kind: 'erased', rows: { subscribers: 1, tokens: 1, emails: 3, requests: 2, noticesKept: 2 } });
     expect(await mentions('parent@example.com')).toEqual([]);
     expect(await office.personData('parent@example.com')).toBeNull();
-    expect(await office.noticeVersions()).toEqual(before);
+    // Every notice still counted: the one sent as told, the one still queued as cancelled, since it never will be sent.
+    const queued = before.find(({ date }) => date === '2027-03-01')!;
+    expect(await office.noticeVersions()).toEqual(
+      before.map((version) => (version === queued ? { ...queued, pending: queued.pending - 1, cancelled: queued.cancelled + 1 } : version)),
+    );
     // Asked in another letter case, it is the same address: the HMAC is of the lower-cased one.
     const told = await office.wasTold('2027-01-01', 'Parent@Example.com', hmac('Parent@Example.com'));
     expect(told).toEqual({ ...toldBefore, erased: true });
@@ -275,7 +279,8 @@ describe('erasure', () => {
     expect(await rows('select 1 from private.mail_outbox where id = $1', [leased[0]!.outbox_id])).toEqual([]);
     expect((await claim()).map((row) => row.email)).not.toContain('parent@example.com');
     const [version] = (await office.noticeVersions()).filter((v) => v.date === '2027-03-01');
-    expect(version).toMatchObject({ told: 0, pending: 2 });
+    // The erased one's notice was never recorded sent: it counts as cancelled, the other subscriber's stays pending.
+    expect(version).toMatchObject({ told: 0, pending: 1, cancelled: 1 });
   });
 });
 

@@ -166,8 +166,8 @@ describe.each([
     modules.sender.startMailSender();
     await senderLookedAgain();
     expect(acceptedTo(email)).toHaveLength(1);
-    // private.notice_erased keeps the notice in the state it had (queued: pending), never sent.
-    expect(await version(date)).toMatchObject({ told: 0, pending: 1, failed: 0, cancelled: 0, firstSent: null, lastSent: null });
+    // private.notice_erased keeps the notice, never sent and never to be: cancelled.
+    expect(await version(date)).toMatchObject({ told: 0, pending: 0, failed: 0, cancelled: 1, firstSent: null, lastSent: null });
     expect(await modules.office.wasTold(date, email, hmac(email))).toEqual({ told: false, sentAt: null, erased: true });
     expect(await modules.office.personData(email)).toBeNull();
   });

@@ -331,8 +331,10 @@ begin
       return query select 'busy'::text, private.iso(leased), 0, 0, 0, 0, 0;
       return;
     end if;
+    -- A notice not yet sent never will be: the record says cancelled, not pending for good.
     insert into private.notice_erased (outbox_id, version_date, status, sent_at, address_hmac)
-      select o.id, o.ref, private.notice_state(o.status), o.sent_at, office_erase.address_hmac
+      select o.id, o.ref, case private.notice_state(o.status) when 'pending' then 'cancelled' else private.notice_state(o.status) end,
+        o.sent_at, office_erase.address_hmac
         from private.mail_outbox o where o.subscriber_id = subscriber and o.kind = 'notice';
     get diagnostics kept = row_count;
     delete from private.unsubscribe_tokens t where t.subscriber_id = subscriber;

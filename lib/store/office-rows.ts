@@ -6,45 +6,37 @@ import type { FunctionResult } from './database.types';
  * them: camelCase, with what the migration never leaves null checked.
  */
 
-export type RequestStatus = 'new' | 'answered';
-export type OfficeRequest = {
-  id: string;
-  createdAt: string;
-  type: string;
-  email: string;
-  subject: string;
-  message: string;
-  language: string;
-  status: RequestStatus;
-  answeredAt: string | null;
-  answeredBy: string | null;
+// The shapes are the API's (lib/shared/back-office-shapes.ts): the store returns them as the browser gets them.
+import type {
+  AccessAction,
+  AccessEntry,
+  NoticeRecipient,
+  NoticeVersion,
+  OfficeRequest,
+  OfficeSubscriber,
+  Page,
+  PersonData,
+  PersonEmail,
+  RequestFilter,
+  RequestStatus,
+  SubscriberCount,
+} from '@/lib/shared/back-office-shapes';
+
+export type {
+  AccessAction,
+  AccessEntry,
+  NoticeRecipient,
+  NoticeVersion,
+  OfficeRequest,
+  OfficeSubscriber,
+  Page,
+  PersonData,
+  PersonEmail,
+  RequestFilter,
+  RequestStatus,
+  SubscriberCount,
 };
-/** Absent: any. `email`: the addresses that begin with it, in any letter case. */
-export type RequestFilter = { type?: string; language?: string; status?: RequestStatus; email?: string };
-/** `next`: the cursor of the page after this one, null at the end. */
-export type Page<T> = { rows: T[]; next: string | null };
-export type SubscriberCount = { status: string; language: string; count: number };
-export type OfficeSubscriber = { email: string; status: string; language: string; createdAt: string; confirmedAt: string | null };
-/** A version's notices by state ('pending': queued or being sent), those of erased subscribers included. */
-export type NoticeVersion = {
-  date: string;
-  announcedAt: string;
-  withdrawnAt: string | null;
-  told: number;
-  pending: number;
-  failed: number;
-  cancelled: number;
-  firstSent: string | null;
-  lastSent: string | null;
-};
-/** `email`: null once the subscriber was erased; the notice still counts. */
-export type NoticeRecipient = { email: string | null; status: string; sentAt: string | null };
-export type PersonEmail = { kind: string; ref: string; status: string; sentAt: string | null; createdAt: string };
-export type PersonData = { email: string; requests: OfficeRequest[]; subscription: OfficeSubscriber | null; emails: PersonEmail[] };
 export type Erasure = { kind: 'erased'; rows: Record<string, number> } | { kind: 'nothing-held' } | { kind: 'busy'; until: string };
-export type AccessAction = 'read' | 'export' | 'erase' | 'export-notices';
-/** `subject`: the HMAC of the address concerned (lib/back-office), never the address. */
-export type AccessEntry = { at: string; actor: string; action: AccessAction; rows: number; subject: string | null };
 
 /** The most rows one page may hold (the API asks for fewer; an export pages through with this). */
 export const MAX_PAGE_ROWS = 500;

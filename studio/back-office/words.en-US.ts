@@ -110,7 +110,7 @@ const words = {
   'person.show': 'Show what is held',
   'person.nothing-held': 'Nothing is held for this address.',
   'person.held': 'Held for {{email}}',
-  'person.held-summary': 'Found {{requests}} requests, {{subscription}} subscription and {{emails}} emails for this address.',
+  'person.held-summary': 'Support requests: {{requests}}. Subscriptions: {{subscription}}. Emails: {{emails}}.',
   'person.requests': 'Support requests',
   'person.no-requests': 'No support request.',
   'person.subscription': 'Subscription',

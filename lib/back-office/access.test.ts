@@ -33,6 +33,8 @@ describe('the embedded back office', () => {
     expect(await checkOfficeAccess(arriving())).toEqual({ officer: { id: 'local-editor', name: 'Local editor' }, admin: true });
     expect(await checkOfficeAccess(arriving({ headers: { origin: 'http://localhost:3000' } }))).toMatchObject({ admin: true });
     expect(await checkOfficeAccess(arriving({ address: '::1', host: '127.0.0.1:3000' }))).toMatchObject({ admin: true });
+    expect(await checkOfficeAccess(arriving({ headers: { 'sec-fetch-site': 'same-origin' } }))).toMatchObject({ admin: true });
+    expect(await checkOfficeAccess(arriving({ headers: { 'sec-fetch-site': 'none' } }))).toMatchObject({ admin: true });
   });
 
   it.each([
@@ -41,6 +43,8 @@ describe('the embedded back office', () => {
     ['a foreign Host resolving here (DNS rebinding)', { host: 'evil.example:3000' }],
     ['another origin', { headers: { origin: 'http://evil.example' } }],
     ['this machine on another port', { headers: { origin: 'http://localhost:4000' } }],
+    ["another site's page, with no Origin (an image, a no-cors GET)", { headers: { 'sec-fetch-site': 'cross-site' } }],
+    ["a page of this machine's on another port, with no Origin", { headers: { 'sec-fetch-site': 'same-site' } }],
   ])('refuses %s with 403', async (_, how) => {
     expect(await checkOfficeAccess(arriving(how))).toMatchObject({ status: 403, message: expect.stringContaining('SSH tunnel') });
   });

@@ -40,7 +40,17 @@ const REFUSED = {
   unreachable: 'Sanity could not be asked who you are; try again in a moment.',
 } as const;
 
+/**
+ * What a browser says of where a request came from (Sec-Fetch-Site): the Studio's own calls are
+ * same-origin, and an address typed or a file opened is none. Another page's request that carries no
+ * Origin (an image, a no-cors fetch of a GET) cannot read the answer, but would still be logged as a read
+ * or an export: refused. Clients that are no browser send nothing and are judged by the rule alone.
+ */
+const FROM_THE_STUDIO: ReadonlySet<string> = new Set(['same-origin', 'none']);
+
 function embedded(request: Request): Me | Refusal {
+  const site = request.headers.get('sec-fetch-site');
+  if (site !== null && !FROM_THE_STUDIO.has(site)) return { status: 403, message: REFUSED.notLocal };
   try {
     admit({ kind: 'local' }, request, callerOf(request));
   } catch (error) {

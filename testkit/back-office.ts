@@ -92,12 +92,12 @@ async function lookUp({ tool, tab }: Office, email: string) {
   await tool.getByRole('button', { name: said('person.show') }).click();
 }
 
-/** Exports what is held for the person shown: the file the browser saves, read. */
-async function exportPerson({ page, tool }: Office): Promise<{ name: string; data: unknown }> {
+/** The file the browser saves when `button` is pressed: its name and its text. */
+async function downloaded({ page, tool }: Office, button: Key): Promise<{ name: string; text: string }> {
   const download = page.waitForEvent('download');
-  await tool.getByRole('button', { name: said('person.export') }).click();
+  await tool.getByRole('button', { name: said(button) }).click();
   const file = await download;
-  return { name: file.suggestedFilename(), data: JSON.parse(await readFile(await file.path(), 'utf8')) as unknown };
+  return { name: file.suggestedFilename(), text: await readFile(await file.path(), 'utf8') };
 }
 
 /** Erases the person shown, through the confirmation dialog. */
@@ -144,12 +144,14 @@ export async function answerAndErase(page: Page, person: Person) {
   await openVersion(office, person.day);
   const recipients = office.tool.getByRole('table', { name: said('notices.recipients', { date: person.day }) });
   await expect(recipients.getByRole('row').filter({ hasText: person.email })).toContainText(said('status.sent'));
+  const csv = await downloaded(office, 'notices.csv');
+  expect(csv.text.split('\r\n').filter((line) => line.startsWith(`${person.email},sent,`))).toHaveLength(1);
 
   await lookUp(office, person.email);
   await expect(office.tool.getByRole('heading', { name: said('person.held', { email: person.email }) })).toBeVisible();
-  const exported = await exportPerson(office);
+  const exported = await downloaded(office, 'person.export');
   expect(exported.name).not.toContain(person.email);
-  expect(exported.data).toMatchObject({
+  expect(JSON.parse(exported.text)).toMatchObject({
     email: person.email,
     requests: [expect.objectContaining({ subject: person.subject, status: 'answered' })],
     subscription: expect.objectContaining({ status: 'confirmed' }),
@@ -165,4 +167,19 @@ export async function answerAndErase(page: Page, person: Person) {
   await office.tool.getByRole('textbox', { name: said('notices.check-address') }).fill(person.email);
   await office.tool.getByRole('button', { name: said('notices.check-button'), exact: true }).click();
   await expect(office.status(saying('notices.was-told-erased', { date: person.day }))).toBeVisible();
+  // The CSV for a reviewer's file still lists the notice, with no address.
+  const after = (await downloaded(office, 'notices.csv')).text;
+  expect(after).not.toContain(person.email);
+  expect(after.split('\r\n').filter((line) => line.startsWith(',sent,'))).toHaveLength(1);
+
+  // Who looked at the parent's data, exported and erased it: in the access log, for administrators.
+  await office.tab('tab.access-log');
+  const log = office.tool.getByRole('table', { name: said('log.list') });
+  for (const action of ['action.read', 'action.export', 'action.erase'] as const)
+    await expect(
+      log
+        .getByRole('row')
+        .filter({ hasText: said(action) })
+        .first(),
+    ).toContainText(actorName(person.officer));
 }

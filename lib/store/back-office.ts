@@ -4,10 +4,10 @@ import { backend } from './backend';
 import type { FunctionArgs, FunctionResult, StoreFunction } from './database.types';
 import { decodeCursor } from './page-cursor';
 import { MAX_PAGE_ROWS, need, pageOf, rowLimit, toRequest, toSubscriber } from './office-rows';
+import type { Erasure } from './office-rows';
 import type {
   AccessAction,
   AccessEntry,
-  Erasure,
   NoticeRecipient,
   NoticeVersion,
   OfficeRequest,
@@ -16,7 +16,7 @@ import type {
   PersonData,
   RequestFilter,
   SubscriberCount,
-} from './office-rows';
+} from '@/lib/shared/back-office-shapes';
 
 /**
  * What the back office reads and changes in the store (supabase/migrations/*_back_office.sql), every call
@@ -25,21 +25,8 @@ import type {
  * of these is called (lib/back-office). Times are ISO strings with microseconds, as the store gives them.
  */
 
-export type {
-  AccessAction,
-  AccessEntry,
-  Erasure,
-  NoticeRecipient,
-  NoticeVersion,
-  OfficeRequest,
-  OfficeSubscriber,
-  Page,
-  PersonData,
-  PersonEmail,
-  RequestFilter,
-  RequestStatus,
-  SubscriberCount,
-} from './office-rows';
+export type * from '@/lib/shared/back-office-shapes';
+export type { Erasure };
 export { MAX_PAGE_ROWS };
 
 /** Any type, language or status (the store's word for no filter: '' is a language). */

@@ -7,35 +7,8 @@ import type { FunctionResult } from './database.types';
  */
 
 // The shapes are the API's (lib/shared/back-office-shapes.ts): the store returns them as the browser gets them.
-import type {
-  AccessAction,
-  AccessEntry,
-  NoticeRecipient,
-  NoticeVersion,
-  OfficeRequest,
-  OfficeSubscriber,
-  Page,
-  PersonData,
-  PersonEmail,
-  RequestFilter,
-  RequestStatus,
-  SubscriberCount,
-} from '@/lib/shared/back-office-shapes';
+import type { OfficeRequest, OfficeSubscriber, Page } from '@/lib/shared/back-office-shapes';
 
-export type {
-  AccessAction,
-  AccessEntry,
-  NoticeRecipient,
-  NoticeVersion,
-  OfficeRequest,
-  OfficeSubscriber,
-  Page,
-  PersonData,
-  PersonEmail,
-  RequestFilter,
-  RequestStatus,
-  SubscriberCount,
-};
 export type Erasure = { kind: 'erased'; rows: Record<string, number> } | { kind: 'nothing-held' } | { kind: 'busy'; until: string };
 
 /** The most rows one page may hold (the API asks for fewer; an export pages through with this). */
